@@ -1,0 +1,1 @@
+"""The built-in ops, each a Primitive with forward and backward side by side."""

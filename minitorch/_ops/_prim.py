@@ -1,0 +1,105 @@
+"""The primitive-op machinery: how a built-in op runs, and how it is recorded.
+
+Every built-in op is a `Primitive`: a Function whose `forward(ctx, *inputs)` receives the
+input Tensors (or Python scalars) and returns a backend array, and whose `backward` is made
+of Tensor ops. `apply` wraps the array into a Tensor and, only when grad mode is on and an
+input requires grad, creates the node that records it.
+"""
+from __future__ import annotations
+
+from .. import _dtype
+from ..autograd.function import Function, Node, SavedOutput, _connect
+from ..autograd.grad_mode import STATE
+
+
+class _NullCtx:
+    """The ctx a primitive's forward gets when nothing is recorded: saving is a no-op."""
+
+    needs_input_grad = ()
+
+    def save_for_backward(self, *tensors):
+        pass
+
+    def __setattr__(self, name, value):
+        pass
+
+
+NULL_CTX = _NullCtx()
+
+
+class Primitive(Function):
+    saves_output = False  # True when backward uses the result (exp, tanh, sigmoid, ...)
+    differentiable = True
+
+    @classmethod
+    def apply(cls, *inputs, **kw):
+        from .._tensor import Tensor
+        record = False
+        dev = None
+        for t in inputs:
+            if type(t) is Tensor or isinstance(t, Tensor):
+                if dev is None:
+                    dev = t._device
+                if t.requires_grad:
+                    record = True
+        if not (record and STATE.enabled and cls.differentiable):
+            return Tensor._make(cls.forward(NULL_CTX, *inputs, **kw), dev)
+        ctx = cls._node_cls()
+        ctx.needs_input_grad = tuple(isinstance(t, Tensor) and t.requires_grad for t in inputs)
+        data = cls.forward(ctx, *inputs, **kw)
+        out = Tensor._make(data, dev)
+        if out.dtype.is_floating_point:
+            out.requires_grad = True
+            out.grad_fn = ctx
+            _connect_mixed(ctx, inputs)
+            if cls.saves_output:
+                ctx._saved_output = SavedOutput(out)
+        return out
+
+
+def _connect_mixed(node, inputs):
+    """Like _connect, with (None, 0) edges for Python-scalar inputs (as PyTorch shows them)."""
+    from .._tensor import Tensor
+    edges, metas = [], []
+    for t in inputs:
+        if isinstance(t, Tensor):
+            edges.append(_edge(t))
+            metas.append((t.shape, t.dtype, t._device) if t.requires_grad else None)
+        else:
+            edges.append((None, 0))
+            metas.append(None)
+    node.next_functions = tuple(edges)
+    node._input_meta = tuple(metas)
+
+
+def _edge(t):
+    from ..autograd.function import edge
+    return edge(t)
+
+
+class MultiOutputPrimitive(Primitive):
+    """A primitive whose forward returns a tuple of arrays (e.g. max with dim: values, indices)."""
+
+    @classmethod
+    def apply(cls, *inputs, **kw):
+        from .._tensor import Tensor
+        dev = next(t._device for t in inputs if isinstance(t, Tensor))
+        record = STATE.enabled and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
+        ctx = cls._node_cls() if record else NULL_CTX
+        if record:
+            ctx.needs_input_grad = tuple(isinstance(t, Tensor) and t.requires_grad for t in inputs)
+        arrays = cls.forward(ctx, *inputs, **kw)
+        outs = tuple(Tensor._make(a, dev) for a in arrays)
+        if record:
+            ctx._num_outputs = len(outs)
+            ctx._output_meta = tuple((o.shape, o.dtype, o._device) for o in outs)
+            for i, o in enumerate(outs):
+                if o.dtype.is_floating_point:
+                    o.requires_grad = True
+                    o.grad_fn = ctx
+                    o._output_nr = i
+            _connect_mixed(ctx, inputs)
+        return outs
+
+
+__all__ = ["Primitive", "MultiOutputPrimitive", "NULL_CTX", "Node", "_connect", "_dtype"]

@@ -1,0 +1,57 @@
+"""Copies: clone, and `.to()` across dtypes and devices (gradients flow back through both)."""
+from __future__ import annotations
+
+from ._prim import Primitive
+
+
+class Clone(Primitive):
+    _node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return a._data.copy()  # C-contiguous, like PyTorch's clone of a non-contiguous tensor
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad,)
+
+
+class ToCopy(Primitive):
+    _node_name = "ToCopyBackward0"
+
+    @classmethod
+    def apply(cls, a, *, dtype, device):
+        out = super().apply(a, dtype=dtype, device=device)
+        out._device = device
+        return out
+
+    @staticmethod
+    def forward(ctx, a, *, dtype, device):
+        ctx.src_device, ctx.src_dtype = a._device, a.dtype
+        arr = a._data
+        if device != a._device:
+            host = a._device._xp_backend.to_host(arr)
+            arr = device._xp_backend.from_host(host, device.index)
+            if arr is host:
+                arr = arr.copy()  # a second NumPy-backed device must not share memory with the CPU
+        if arr.dtype != dtype.np:
+            arr = arr.astype(dtype.np)
+        elif arr is a._data:
+            arr = arr.copy()
+        return arr
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad.to(ctx.src_device, ctx.src_dtype),)
+
+
+def clone(a):
+    return Clone.apply(a)
+
+
+def to_copy(a, dtype, device):
+    if device != a._device and device.type != "cpu":
+        from .._factories import place
+        import numpy as np
+        place(np.empty((0,), dtype.np), device)  # a clear error if the device is not there
+    return ToCopy.apply(a, dtype=dtype, device=device)

@@ -1,0 +1,151 @@
+"""Joining and splitting: cat, stack, split, chunk, unbind, repeat, flip."""
+from __future__ import annotations
+
+import math
+
+from . import common
+from ._prim import Primitive
+
+
+class Cat(Primitive):
+    _node_name = "CatBackward0"
+
+    @staticmethod
+    def forward(ctx, *tensors, dim):
+        ctx.dim = dim
+        ctx.sizes = [t.shape[dim] for t in tensors]
+        return tensors[0]._device.xp.concatenate([t._data for t in tensors], axis=dim)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return tuple(grad.split(ctx.sizes, ctx.dim))
+
+
+def cat(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    dev = common.same_device("cat", *tensors)
+    # legacy rule kept by PyTorch: 1-D empty tensors are skipped
+    parts = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)] or tensors[:1]
+    ref = parts[0]
+    if ref.ndim == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = common.wrap_dim(dim, ref.ndim, "cat")
+    dt = common.result_dtype(*parts)
+    for i, t in enumerate(parts):
+        if t.ndim != ref.ndim:
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {ref.ndim} and {t.ndim} "
+                f"(cat of shapes {[list(x.shape) for x in parts]})")
+        for j in range(ref.ndim):
+            if j != d and t.shape[j] != ref.shape[j]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size {ref.shape[j]} but got "
+                    f"size {t.shape[j]} for tensor number {i} in the list.")
+    parts = [common.to_device_of(t, dev).to(dt) for t in parts]
+    return Cat.apply(*parts, dim=d)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape = tensors[0].shape
+    for i, t in enumerate(tensors):
+        if t.shape != shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(shape)} at entry 0 and "
+                f"{list(t.shape)} at entry {i}")
+    d = common.wrap_dim(dim, len(shape) + 1, "stack")
+    return cat([t.unsqueeze(d) for t in tensors], d)
+
+
+def hstack(tensors):
+    tensors = [t if t.ndim else t.reshape(1) for t in tensors]
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+
+
+def vstack(tensors):
+    return cat([t.reshape(1, -1) if t.ndim < 2 else t for t in tensors], 0)
+
+
+def split(a, split_size_or_sections, dim=0):
+    d = common.wrap_dim(dim, a.ndim, "split")
+    n = a.shape[d]
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        if size <= 0 and n:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
+        sizes = [min(size, n - s) for s in range(0, n, size)] if n else [0]
+    else:
+        sizes = list(split_size_or_sections)
+        if sum(sizes) != n:
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension "
+                f"{d}), but got split_sizes={sizes}")
+    out, start = [], 0
+    for s in sizes:
+        out.append(a.narrow(d, start, s))
+        start += s
+    return tuple(out)
+
+
+def chunk(a, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    d = common.wrap_dim(dim, a.ndim, "chunk")
+    size = math.ceil(a.shape[d] / chunks) if a.shape[d] else 0
+    if size == 0:
+        return tuple(a.narrow(d, 0, 0) for _ in range(chunks)) if a.shape[d] == 0 else ()
+    return split(a, size, d)
+
+
+def unbind(a, dim=0):
+    d = common.wrap_dim(dim, a.ndim, "unbind")
+    return tuple(a.select(d, i) for i in range(a.shape[d]))
+
+
+def repeat(a, *sizes):
+    """Tile by viewing each dim as (1, n), expanding the 1 to the repeat count, and reshaping."""
+    sizes = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
+    if len(sizes) < a.ndim:
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor "
+            f"(repeat{list(sizes)} on a tensor of shape {list(a.shape)})")
+    shape = (1,) * (len(sizes) - a.ndim) + tuple(a.shape)
+    x = a.reshape(shape)
+    inter = []
+    target = []
+    for r, n in zip(sizes, shape):
+        inter += [1, n]
+        target += [r, n]
+    out = x.reshape(inter).expand(target)
+    return out.reshape([r * n for r, n in zip(sizes, shape)])
+
+
+class Flip(Primitive):
+    _node_name = "FlipBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dims):
+        ctx.dims = dims
+        return a._device.xp.flip(a._data, axis=dims).copy()  # PyTorch's flip copies (no negative strides)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad.flip(ctx.dims),)
+
+
+def flip(a, *dims):
+    dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
+    return Flip.apply(a, dims=common.wrap_dims(dims, a.ndim, "flip"))
+
+
+def tile(a, *sizes):
+    sizes = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
+    sizes = (1,) * (a.ndim - len(sizes)) + sizes
+    return repeat(a, *sizes)

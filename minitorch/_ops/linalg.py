@@ -1,0 +1,106 @@
+"""matmul with PyTorch's shape rules: 1-D vectors, 2-D matrices, batched N-D stacks."""
+from __future__ import annotations
+
+from . import common
+from ._prim import Primitive
+
+
+class Matmul(Primitive):
+    _node_name = "MmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a._data @ b._data
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        # Treat a vector as a 1-row (a) or 1-column (b) matrix, so one formula covers all cases;
+        # batch dims that were broadcast are summed back by the engine.
+        a2 = a.unsqueeze(0) if a.ndim == 1 else a
+        b2 = b.unsqueeze(-1) if b.ndim == 1 else b
+        g = grad
+        if b.ndim == 1:
+            g = g.unsqueeze(-1)
+        if a.ndim == 1:
+            g = g.unsqueeze(-2)
+        ga = gb = None
+        if ctx.needs_input_grad[0]:
+            ga = g @ b2.transpose(-1, -2)
+            if a.ndim == 1:
+                ga = ga.squeeze(-2)
+        if ctx.needs_input_grad[1]:
+            gb = a2.transpose(-1, -2) @ g
+            if b.ndim == 1:
+                gb = gb.squeeze(-1)
+        return ga, gb
+
+
+def _sizes(a, b):
+    return f"{list(a.shape)} @ {list(b.shape)}"
+
+
+def matmul(a, b, op="matmul"):
+    T = common.tensor_cls()
+    if not isinstance(a, T) or not isinstance(b, T):
+        raise TypeError(f"{op}(): argument must be a Tensor, not {type(b if isinstance(a, T) else a).__name__}")
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(
+            f"both arguments to {op} need to be at least 1D, but they are {a.ndim}D and {b.ndim}D "
+            "(use * to multiply by a scalar)")
+    if a._device is not b._device:
+        common.same_device(op, a, b) if a.ndim and b.ndim else None
+        raise RuntimeError(
+            f"Expected all tensors to be on the same device, but found at least two devices, "
+            f"{common._order(a._device, b._device)}! (in {op}: move them to one device first)")
+    if a.dtype is not b.dtype:
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {a.dtype} != {b.dtype} "
+            f"({op} does not promote; convert one, e.g. b.to(a.dtype))")
+    k_a = a.shape[-1]
+    k_b = b.shape[-2] if b.ndim > 1 else b.shape[0]
+    if k_a != k_b:
+        if a.ndim == 1 and b.ndim == 1:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have the "
+                "same number of elements, but got {} and {} elements respectively".format(a.shape[0], b.shape[0]))
+        rows = a.shape[-2] if a.ndim > 1 else 1
+        cols = b.shape[-1] if b.ndim > 1 else 1
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k_a} and {k_b}x{cols}) "
+            f"({op} of {_sizes(a, b)}: the last dim of the first must equal the "
+            f"{'first' if b.ndim == 1 else 'second-to-last'} dim of the second; transpose one with .T or .mT?)")
+    if a.ndim > 2 or b.ndim > 2:
+        common.broadcast_shapes(a.shape[:-2] if a.ndim > 2 else (), b.shape[:-2] if b.ndim > 2 else (), op=op)
+    return Matmul.apply(a, b)
+
+
+def mm(a, b):
+    if a.ndim != 2 or b.ndim != 2:
+        raise RuntimeError(f"mm: expected 2D tensors, got {a.ndim}D and {b.ndim}D (use matmul for other shapes)")
+    return matmul(a, b, "mm")
+
+
+def bmm(a, b):
+    if a.ndim != 3 or b.ndim != 3:
+        raise RuntimeError(f"batch1 must be a 3D tensor (bmm got {a.ndim}D and {b.ndim}D)")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"bmm: batch sizes differ: {a.shape[0]} and {b.shape[0]}")
+    return matmul(a, b, "bmm")
+
+
+def dot(a, b):
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    return matmul(a, b, "dot")
+
+
+def mv(a, b):
+    if a.ndim != 2 or b.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {a.ndim}, {b.ndim}")
+    return matmul(a, b, "mv")
+
+
+def outer(a, b):
+    return a.unsqueeze(1) * b.unsqueeze(0)

@@ -1,0 +1,367 @@
+"""Views: new shapes and strides over the same memory.
+
+A view's array is a NumPy/CuPy view of its base's array, so writes through one show in the
+other, and `stride()` / `data_ptr()` are the real ones. Every view shares its base's storage
+record (and so its version counter) and remembers its base in `_base`.
+"""
+from __future__ import annotations
+
+import math
+
+from .._size import Size
+from . import common
+from ._prim import Primitive
+
+
+class ViewPrimitive(Primitive):
+    """A primitive whose output aliases its input's memory."""
+
+    @classmethod
+    def apply(cls, a, **kw):
+        out = super().apply(a, **kw)
+        out._storage = a._storage
+        out._base = a if a._base is None else a._base
+        return out
+
+
+def _as_strided(xp, arr, shape, strides_bytes):
+    return xp.lib.stride_tricks.as_strided(arr, shape=shape, strides=strides_bytes)
+
+
+def infer_shape(shape, numel, op="view"):
+    """Resolve one -1 in a requested shape, or raise PyTorch's error."""
+    shape = list(shape)
+    neg = [i for i, s in enumerate(shape) if s == -1]
+    if len(neg) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    for s in shape:
+        if s < -1:
+            raise RuntimeError(f"invalid shape dimension {s}")
+    if neg:
+        rest = math.prod(s for s in shape if s != -1)
+        if rest == 0 or numel % rest:
+            raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
+        shape[neg[0]] = numel // rest
+    if math.prod(shape) != numel:
+        raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+def _fmt(shape):
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def view_strides(shape, strides, new_shape):
+    """Strides that let `new_shape` reinterpret memory laid out as (shape, strides), or None.
+
+    The rule PyTorch uses: a group of old dims can be re-split only if it is contiguous
+    within itself (each dim's stride = next stride * next size).
+    """
+    if math.prod(shape) == 0:
+        return None
+    new_strides = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = strides[-1] if strides else 1
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[tensor_d]
+        if tensor_d == 0 or (shape[tensor_d - 1] != 1 and strides[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_strides[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = strides[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return new_strides
+
+
+class View(ViewPrimitive):
+    _node_name = "ViewBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, shape):
+        ctx.in_shape = a.shape
+        arr = a._data
+        if arr.flags.c_contiguous:
+            return arr.reshape(shape)
+        strides = view_strides(a.shape, a.stride(), shape)
+        if strides is None:
+            if arr.size == 0:
+                return arr.reshape(shape)
+            raise RuntimeError(
+                "view size is not compatible with input tensor's size and stride (at least one dimension "
+                "spans across two contiguous subspaces). Use .reshape(...) instead. "
+                f"(view{_fmt(shape)} on a tensor of shape {_fmt(a.shape)} with stride {_fmt(a.stride())}; "
+                ".contiguous().view(...) also works, by copying)")
+        item = arr.itemsize
+        return _as_strided(a._device.xp, arr, shape, tuple(s * item for s in strides))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad.reshape(ctx.in_shape),)
+
+
+class Permute(ViewPrimitive):
+    _node_name = "PermuteBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dims):
+        ctx.dims = dims
+        return a._data.transpose(dims)
+
+    @staticmethod
+    def backward(ctx, grad):
+        inv = [0] * len(ctx.dims)
+        for i, d in enumerate(ctx.dims):
+            inv[d] = i
+        return (grad.permute(*inv),)
+
+
+class Transpose(Permute):
+    _node_name = "TransposeBackward0"
+
+
+class Expand(ViewPrimitive):
+    _node_name = "ExpandBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, shape):
+        ctx.in_shape = a.shape
+        arr = a._data
+        lead = len(shape) - arr.ndim
+        strides = [0] * lead + [0 if (n == 1 and s != 1) else st
+                                for n, s, st in zip(arr.shape, shape[lead:], arr.strides)]
+        return _as_strided(a._device.xp, arr, shape, tuple(strides))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad,)  # the engine sums it back to the input's shape
+
+
+class Squeeze(ViewPrimitive):
+    _node_name = "SqueezeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dims):
+        ctx.in_shape = a.shape
+        return a._data.squeeze(dims) if dims else a._data.view()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad.reshape(ctx.in_shape),)
+
+
+class Unsqueeze(ViewPrimitive):
+    _node_name = "UnsqueezeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim):
+        ctx.dim = dim
+        return a._device.xp.expand_dims(a._data, dim)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad.squeeze(ctx.dim),)
+
+
+class AsStrided(ViewPrimitive):
+    _node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, size, stride, offset):
+        ctx.in_geometry = (a.shape, a.stride(), a.storage_offset())
+        ctx.geometry = (size, stride, offset)
+        ctx.numel = _root_array(a).size
+        return _strided_from_storage(a, size, stride, offset)
+
+    @staticmethod
+    def backward(ctx, grad):
+        # Scatter-add into a buffer shaped like the whole storage (an element may be read
+        # twice), then read the input's own elements back out. Not itself recorded.
+        from .index import index_add_flat
+        xp = grad._device.xp
+        buf = xp.zeros(ctx.numel, dtype=grad._data.dtype)
+        index_add_flat(xp, buf, storage_index(*ctx.geometry, xp), grad._data)
+        out = buf[storage_index(*ctx.in_geometry, xp)]
+        from .._tensor import Tensor
+        return (Tensor._make(out, grad._device),)
+
+
+def storage_index(size, stride, offset, xp):
+    """The position in storage of every element of a (size, stride, offset) view."""
+    idx = xp.asarray(offset, dtype=xp.int64)
+    for n, s in zip(size, stride):
+        idx = idx[..., None] + xp.arange(n, dtype=xp.int64) * s
+    return idx
+
+
+def _strided_from_storage(a, size, stride, offset):
+    """A view of the storage under `a` with the given size, stride and offset (in elements)."""
+    root = _root_array(a)
+    need = offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1 if all(size) else 0
+    if offset < 0 or any(s < 0 for s in stride) or need > root.size:
+        raise RuntimeError(
+            f"as_strided: sizes {_fmt(size)}, strides {_fmt(stride)} and storage offset {offset} need a "
+            f"storage of {need} elements, which is out of bounds for storage of size {root.size}")
+    flat = root.reshape(-1, order="A")  # memory order: a view, since a root is contiguous
+    item = root.itemsize
+    return _as_strided(a._device.xp, flat[offset:], tuple(size), tuple(s * item for s in stride))
+
+
+def data_ptr(arr):
+    if hasattr(arr, "__array_interface__"):
+        return arr.__array_interface__["data"][0]
+    return arr.data.ptr
+
+
+def _root_array(t):
+    b = t._base if t._base is not None else t
+    return b._data
+
+
+# ---- public functions -----------------------------------------------------------------
+
+def _shape_args(shape):
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list, Size)):
+        return tuple(shape[0])
+    return tuple(shape)
+
+
+def view(a, *shape):
+    from .. import _dtype
+    if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+        return _view_dtype(a, shape[0])
+    shape = infer_shape(_shape_args(shape), a.numel())
+    return View.apply(a, shape=shape)
+
+
+def _view_dtype(a, dt):
+    """Reinterpret the bytes as another dtype of the same size (records no gradient)."""
+    if dt.itemsize != a.dtype.itemsize:
+        raise RuntimeError(f"view(dtype): only dtypes of the same size are supported ({a.dtype} -> {dt})")
+    from .._tensor import Tensor
+    return Tensor._make(a._data.view(dt.np), a._device, a._storage, a if a._base is None else a._base)
+
+
+def reshape(a, *shape):
+    shape = infer_shape(_shape_args(shape), a.numel(), "reshape")
+    if a._data.flags.c_contiguous or view_strides(a.shape, a.stride(), shape) is not None:
+        return View.apply(a, shape=shape)
+    return View.apply(a.contiguous(), shape=shape)
+
+
+def flatten(a, start_dim=0, end_dim=-1):
+    if a.ndim == 0:
+        return reshape(a, 1)
+    s = common.wrap_dim(start_dim, a.ndim, "flatten")
+    e = common.wrap_dim(end_dim, a.ndim, "flatten")
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return a
+    shape = a.shape[:s] + (math.prod(a.shape[s:e + 1]),) + a.shape[e + 1:]
+    return reshape(a, shape)
+
+
+def unflatten(a, dim, sizes):
+    d = common.wrap_dim(dim, a.ndim, "unflatten")
+    sizes = infer_shape(sizes, a.shape[d], "unflatten")
+    return reshape(a, a.shape[:d] + tuple(sizes) + a.shape[d + 1:])
+
+
+def permute(a, *dims):
+    dims = _shape_args(dims)
+    if len(dims) != a.ndim:
+        raise RuntimeError(
+            f"permute(): number of dims don't match in permute: the tensor has {a.ndim} dims "
+            f"(shape {_fmt(a.shape)}) but {len(dims)} were given ({_fmt(dims)})")
+    dims = tuple(common.wrap_dim(d, a.ndim, "permute") for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return Permute.apply(a, dims=dims)
+
+
+def transpose(a, dim0, dim1):
+    n = a.ndim
+    if n == 0:
+        common.wrap_dim(dim0, 0, "transpose")
+        common.wrap_dim(dim1, 0, "transpose")
+        return a.view(())
+    d0, d1 = common.wrap_dim(dim0, n, "transpose"), common.wrap_dim(dim1, n, "transpose")
+    dims = list(range(n))
+    dims[d0], dims[d1] = dims[d1], dims[d0]
+    return Transpose.apply(a, dims=tuple(dims))
+
+
+def t(a):
+    if a.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
+    return transpose(a, 0, 1) if a.ndim == 2 else a.view(a.shape)
+
+
+def expand(a, *shape):
+    shape = list(_shape_args(shape))
+    if len(shape) < a.ndim:
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{{_fmt(a.shape)}}}, size={_fmt(shape)}): the number of sizes provided "
+            f"({len(shape)}) must be greater or equal to the number of dimensions in the tensor ({a.ndim})")
+    lead = len(shape) - a.ndim
+    for i, n in enumerate(a.shape):
+        want = shape[lead + i]
+        if want == -1:
+            shape[lead + i] = n
+        elif n != 1 and want != n:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({want}) must match the existing size ({n}) at non-singleton "
+                f"dimension {lead + i}.  Target sizes: {_fmt(shape)}.  Tensor sizes: {_fmt(a.shape)}")
+    if tuple(shape) == a.shape:
+        return View.apply(a, shape=tuple(shape))
+    return Expand.apply(a, shape=tuple(shape))
+
+
+def expand_as(a, other):
+    return expand(a, other.shape)
+
+
+def squeeze(a, dim=None):
+    if dim is None:
+        dims = tuple(i for i, n in enumerate(a.shape) if n == 1)
+    else:
+        dims = tuple(d for d in common.wrap_dims(dim, a.ndim, "squeeze") if a.shape[d] == 1)
+    return Squeeze.apply(a, dims=dims)
+
+
+def unsqueeze(a, dim):
+    d = common.wrap_dim(dim, a.ndim + 1, "unsqueeze")
+    return Unsqueeze.apply(a, dim=d)
+
+
+def narrow(a, dim, start, length):
+    d = common.wrap_dim(dim, a.ndim, "narrow")
+    n = a.shape[d]
+    if start < 0:
+        start += n
+    if not 0 <= start <= n or length < 0 or start + length > n:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    key = (slice(None),) * d + (slice(start, start + length),)
+    return a[key]
+
+
+def as_strided(a, size, stride, storage_offset=0):
+    return AsStrided.apply(a, size=tuple(size), stride=tuple(stride), offset=storage_offset)
+
+
+def movedim(a, source, destination):
+    src = [common.wrap_dim(s, a.ndim) for s in ((source,) if isinstance(source, int) else source)]
+    dst = [common.wrap_dim(s, a.ndim) for s in ((destination,) if isinstance(destination, int) else destination)]
+    order = [d for d in range(a.ndim) if d not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return permute(a, *order)

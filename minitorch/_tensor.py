@@ -1,0 +1,469 @@
+"""The Tensor: a backend array, a storage record shared by its views, and autograd state.
+
+- `_data`    the NumPy/CuPy array holding the values (a view into the base's memory for views)
+- `_storage` shared by a tensor and all its views; holds the version counter (`t._version`)
+- `_base`    for a view, the tensor that owns the memory; None otherwise
+- `_device`  where it lives; its array module (`_device.xp`) computes every op
+- `requires_grad`, `grad`, `grad_fn` the autograd state (see minitorch/autograd)
+
+Everything else (dtype, shape, strides) is read off the array, so it can never disagree.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import _device as _dev
+from . import _dtype
+from ._size import Size
+from .autograd.grad_mode import STATE
+
+
+class _Storage:
+    """What all views of one piece of memory share: for now, the version counter."""
+
+    version = 0
+
+
+class Tensor:
+    # class-level defaults: a new tensor only sets what differs, which keeps ops cheap
+    requires_grad = False
+    grad = None
+    grad_fn = None
+    _output_nr = 0
+    _base = None
+    _accum = None  # weak reference to this leaf's AccumulateGrad node
+    _accum_hooks = None  # hooks on a leaf's gradient, run before accumulation
+    _retains_grad = False
+    __array_priority__ = 1000  # so `ndarray + tensor` calls Tensor.__radd__
+    __hash__ = object.__hash__  # tensors are hashed by identity, as in PyTorch
+
+    def __init__(self, *args, dtype=None, device=None, requires_grad=False):
+        """`Tensor(data)` copies data as float32 (legacy PyTorch constructor);
+        `Tensor(2, 3)` is an uninitialised 2x3 float tensor. Prefer minitorch.tensor()."""
+        from . import _factories as f
+        if len(args) == 1 and not isinstance(args[0], numbers.Integral):
+            t = f.tensor(args[0], dtype=dtype or _dtype.get_default_dtype(), device=device)
+        else:
+            t = f.empty(*args, dtype=dtype, device=device)
+        self._data, self._device, self._storage = t._data, t._device, t._storage
+        if requires_grad:
+            self.requires_grad_(True)
+
+    @classmethod
+    def _make(cls, data, device, storage=None, base=None):
+        t = object.__new__(cls)
+        t._data = data
+        t._device = device
+        t._storage = _Storage() if storage is None else storage
+        if base is not None:
+            t._base = base
+        return t
+
+    @classmethod
+    def _zeros(cls, shape, dtype, device):
+        return cls._make(device.xp.zeros(shape, dtype.np), device)
+
+    # ---- attributes --------------------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        from ._ops.common import wrap_dim
+        return self._data.shape[wrap_dim(dim, self._data.ndim, "size")]
+
+    @property
+    def dtype(self):
+        return _dtype._FROM_NP[self._data.dtype]
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def is_cuda(self):
+        return self._device.type == "cuda"
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def dim(self):
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self):
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self):
+        return self._data.itemsize
+
+    @property
+    def itemsize(self):
+        return self._data.itemsize
+
+    @property
+    def nbytes(self):
+        return int(self._data.nbytes)
+
+    def stride(self, dim=None):
+        """Steps, in elements, between neighbours along each dim (NumPy counts in bytes)."""
+        item = self._data.itemsize
+        st = tuple(s // item for s in self._data.strides)
+        if dim is None:
+            return st
+        from ._ops.common import wrap_dim
+        return st[wrap_dim(dim, self.ndim, "stride")]
+
+    def is_contiguous(self, memory_format=None):
+        """True when the elements lie in memory in row-major order with no gaps. Like PyTorch,
+        the stride of a size-1 dim does not matter."""
+        expected = 1
+        for n, s in zip(reversed(self._data.shape), reversed(self.stride())):
+            if n == 1:
+                continue
+            if s != expected:
+                return self._data.size == 0
+            expected *= n
+        return True
+
+    def data_ptr(self):
+        """The address of the first element (views share their base's memory)."""
+        from ._ops.views import data_ptr
+        return data_ptr(self._data)
+
+    def storage_offset(self):
+        from ._ops.views import _root_array, data_ptr
+        root = _root_array(self)
+        return (data_ptr(self._data) - data_ptr(root)) // self._data.itemsize
+
+    def untyped_storage(self):
+        from ._ops.views import _root_array
+        return _UntypedStorage(self, _root_array(self))
+
+    @property
+    def _version(self):
+        return self._storage.version
+
+    @property
+    def is_leaf(self):
+        return self.grad_fn is None
+
+    @property
+    def data(self):
+        """The same memory, cut off from autograd (PyTorch's `.data`)."""
+        return self.detach()
+
+    @data.setter
+    def data(self, other):
+        self._data = other._data
+        self._storage = other._storage
+        self._device = other._device
+
+    @property
+    def T(self):  # noqa: N802
+        if self.ndim > 2:
+            return self.permute(*range(self.ndim - 1, -1, -1))
+        return self.t() if self.ndim == 2 else self
+
+    @property
+    def mT(self):  # noqa: N802
+        return self.transpose(-2, -1)
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def type(self, dtype=None):
+        if dtype is None:
+            prefix = "torch.cuda." if self.is_cuda else "torch."
+            return f"{prefix}{self.dtype._short}Tensor"
+        return self.to(dtype)
+
+    def _type_name(self):
+        return ("torch.cuda." if self.is_cuda else "torch.") + self.dtype._short + "Tensor"
+
+    def get_device(self):
+        return -1 if self._device.type == "cpu" else self._device.index
+
+    # ---- conversion --------------------------------------------------------------------
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar "
+                f"(item() needs exactly one element; this tensor has shape {list(self.shape)}; "
+                "index it first, e.g. t[0].item(), or use t.tolist())")
+        return self._data.reshape(-1)[0].item()
+
+    def tolist(self):
+        return self._host().tolist()
+
+    def _host(self):
+        return self._device._xp_backend.to_host(self._data)
+
+    def numpy(self, *, force=False):
+        """The same memory as a NumPy array (a write through either shows in both)."""
+        if force:
+            return self.detach().cpu()._data.copy() if self._device.type != "cpu" else self.detach()._data
+        if self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                               "instead.")
+        if self._device.type != "cpu":
+            raise TypeError(
+                f"can't convert {self._device.type}:{self._device.index} device type tensor to numpy. Use "
+                "Tensor.cpu() to copy the tensor to host memory first.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        arr = self.numpy(force=self.requires_grad) if self._device.type == "cpu" else self.numpy()
+        if dtype is not None and arr.dtype != dtype:
+            return arr.astype(dtype)
+        return arr.copy() if copy else arr
+
+    def __dlpack__(self, *args, **kwargs):
+        return self._data.__dlpack__(*args, **kwargs)
+
+    def __dlpack_device__(self):
+        return self._data.__dlpack_device__()
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous (shape {list(self.shape)}; "
+                "use .any() or .all())")
+        return bool(self._data.reshape(-1)[0])
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __complex__(self):
+        return complex(self.item())
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
+
+    def __repr__(self):
+        from ._printing import tensor_str
+        return tensor_str(self)
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (self._host(), str(self._device), self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        out = self.detach().clone()
+        out.requires_grad = self.requires_grad
+        if self.grad is not None:
+            out.grad = self.grad.clone()
+        memo[id(self)] = out
+        return out
+
+    # ---- dtype and device --------------------------------------------------------------
+    def to(self, *args, **kwargs):
+        """`.to(dtype)`, `.to(device)`, `.to(device, dtype)`, `.to(other_tensor)`.
+        Returns `self` when nothing changes, as PyTorch does."""
+        dtype, device, copy = _parse_to(self, args, kwargs)
+        dt = self.dtype if dtype is None else dtype
+        dev = self._device if device is None else device
+        if dt is self.dtype and dev == self._device and not copy:
+            return self
+        from ._ops.convert import to_copy
+        return to_copy(self, dt, dev)
+
+    def cpu(self):
+        return self.to(_dev.cpu)
+
+    def cuda(self, device=None):
+        if device is None:
+            return self.to("cuda")
+        return self.to(device if not isinstance(device, int) else f"cuda:{device}")
+
+    def float(self): return self.to(_dtype.float32)  # noqa: E301,E704,A003
+    def double(self): return self.to(_dtype.float64)  # noqa: E301,E704
+    def half(self): return self.to(_dtype.float16)  # noqa: E301,E704
+    def int(self): return self.to(_dtype.int32)  # noqa: E301,E704,A003
+    def long(self): return self.to(_dtype.int64)  # noqa: E301,E704
+    def short(self): return self.to(_dtype.int16)  # noqa: E301,E704
+    def char(self): return self.to(_dtype.int8)  # noqa: E301,E704
+    def byte(self): return self.to(_dtype.uint8)  # noqa: E301,E704
+    def bool(self): return self.to(_dtype.bool)  # noqa: E301,E704,A003
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    # ---- autograd ----------------------------------------------------------------------
+    def requires_grad_(self, requires_grad=True):
+        if not self.is_leaf:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
+            return self
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError(
+                f"only Tensors of floating point dtype can require gradients (this one is {self.dtype}; "
+                "convert it first, e.g. t = t.float())")
+        self.requires_grad = bool(requires_grad)
+        return self
+
+    def detach(self):
+        """The same memory (and version counter), cut off from the graph."""
+        return Tensor._make(self._data, self._device, self._storage, self if self._base is None else self._base)
+
+    def detach_(self):
+        if self._base is not None and self._base.requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self.grad_fn = None
+        self.requires_grad = False
+        return self
+
+    def retain_grad(self):
+        """Keep .grad on this non-leaf after backward (leaves always keep theirs)."""
+        if self.grad_fn is None:
+            if not self.requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        import weakref
+        node = self.grad_fn
+        if node._retain is None:
+            node._retain = {}
+        node._retain[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def register_hook(self, hook):
+        """Call `hook(grad)` when this tensor's gradient is computed; a returned tensor replaces it."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            self.grad_fn._add_pre_hook(self._output_nr, hook)
+            hooks, key = self.grad_fn._pre_hooks[self._output_nr], hook
+        else:
+            if self._accum_hooks is None:
+                self._accum_hooks = []
+            self._accum_hooks.append(hook)
+            hooks, key = self._accum_hooks, hook
+        return _RemovableHandle(hooks, key)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # ---- copies ------------------------------------------------------------------------
+    def clone(self, *, memory_format=None):
+        from ._ops.convert import clone
+        return clone(self)
+
+    def contiguous(self, memory_format=None):
+        return self if self.is_contiguous() else self.clone()
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+        from ._factories import tensor
+        return tensor(data, dtype=dtype or self.dtype, device=device or self._device, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        from ._factories import zeros
+        return zeros(*size, dtype=dtype or self.dtype, device=device or self._device, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        from ._factories import ones
+        return ones(*size, dtype=dtype or self.dtype, device=device or self._device, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        from ._factories import full
+        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self._device,
+                    requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        from ._factories import empty
+        return empty(*size, dtype=dtype or self.dtype, device=device or self._device, requires_grad=requires_grad)
+
+
+class _RemovableHandle:
+    def __init__(self, hooks, hook):
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self):
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+class _UntypedStorage:
+    def __init__(self, t, root):
+        self._t, self._root = t, root
+
+    def data_ptr(self):
+        from ._ops.views import data_ptr
+        return data_ptr(self._root)
+
+    def nbytes(self):
+        return int(self._root.nbytes)
+
+    def size(self):
+        return int(self._root.nbytes)
+
+    def __len__(self):
+        return self.size()
+
+
+def _rebuild(arr, device, requires_grad):
+    from ._factories import tensor
+    return tensor(arr, dtype=_dtype.from_numpy_dtype(arr.dtype), device=device, requires_grad=requires_grad)
+
+
+def _parse_to(t, args, kwargs):
+    dtype = kwargs.pop("dtype", None)
+    device = kwargs.pop("device", None)
+    copy = kwargs.pop("copy", False)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("memory_format", None)
+    if kwargs:
+        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    for a in args:
+        if isinstance(a, Tensor):
+            dtype, device = a.dtype, a._device
+        elif isinstance(a, _dtype.dtype):
+            dtype = a
+        elif isinstance(a, (str, _dev.device)) or (isinstance(a, int) and not isinstance(a, bool)):
+            device = a
+        elif isinstance(a, bool):
+            copy = a  # to(device, dtype, non_blocking, copy)
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments: {type(a).__name__}; expected "
+                            "a dtype, a device (or 'cpu'/'cuda' string), or a tensor")
+    if dtype is not None:
+        dtype = _dtype.as_dtype(dtype, "to")
+    if device is not None:
+        device = _dev.resolve(device)
+    return dtype, device, copy
+
+
+_ = STATE  # imported for the op modules that extend Tensor

@@ -1,0 +1,234 @@
+"""The backward pass: walk the graph from the outputs to the leaves.
+
+1. Count, for every node reachable from the roots, how many edges point at it.
+2. Start from the roots with their gradients. A node runs once every node that feeds it a
+   gradient has run (its count reached zero), which is a topological order.
+3. Each node's backward turns the gradient of its outputs into gradients of its inputs;
+   each input gradient is checked against the input's shape and dtype, summed back to the
+   input's shape when the op broadcast it (the one place where that happens), and added to
+   what the next node has already received.
+4. At the leaves, AccumulateGrad adds into `.grad`. Saved tensors are freed as nodes run,
+   unless `retain_graph=True`.
+"""
+from __future__ import annotations
+
+from .function import AccumulateGrad, edge
+from .grad_mode import STATE, set_grad_enabled
+
+
+def _sum_to(grad, shape, node, i):
+    """Reduce a gradient that was broadcast up to `shape` (e.g. a bias added to a batch)."""
+    gshape = grad.shape
+    if gshape == shape:
+        return grad
+    lead = len(gshape) - len(shape)
+    if lead < 0 or any(s != 1 and s != g for s, g in zip(shape, gshape[lead:])):
+        raise RuntimeError(
+            f"Function {node.name()} returned an invalid gradient at index {i} - got {list(gshape)} "
+            f"but expected shape compatible with {list(shape)}")
+    dims = tuple(range(lead)) + tuple(lead + k for k, s in enumerate(shape) if s == 1 and gshape[lead + k] != 1)
+    if dims:
+        grad = grad.sum(dim=dims, keepdim=True)
+    if lead:
+        grad = grad.reshape(shape)
+    return grad
+
+
+def _validate(grad, meta, node, i):
+    shape, dtype, device = meta
+    if grad._device != device:
+        raise RuntimeError(
+            f"Function {node.name()} returned an invalid gradient at index {i} - expected device "
+            f"{device} but got {grad._device}")
+    grad = _sum_to(grad, shape, node, i)
+    if grad.dtype is not dtype:
+        grad = grad.to(dtype)
+    return grad
+
+
+def _accumulate(leaf, grad, create_graph):
+    if leaf._accum_hooks:
+        for hook in leaf._accum_hooks:
+            res = hook(grad)
+            if res is not None:
+                grad = res
+    if leaf.grad is None:
+        # A fresh, contiguous buffer: the incoming gradient may be a broadcast view or the
+        # caller's own tensor, and later accumulations add into .grad in place.
+        leaf.grad = grad if create_graph else grad.detach().contiguous().clone()
+    elif create_graph or STATE.enabled and leaf.grad.requires_grad:
+        leaf.grad = leaf.grad + grad
+    else:
+        leaf.grad._data += grad._data
+        leaf.grad._storage.version += 1
+
+
+def _collect(roots):
+    """Dependency counts of every node reachable from the roots."""
+    deps = {}
+    seen = set()
+    stack = [n for n, _ in roots if n is not None]
+    for n in stack:
+        seen.add(n)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return deps
+
+
+def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None, allow_unused=False):
+    """The engine shared by Tensor.backward and autograd.grad.
+
+    With `inputs` given (autograd.grad), gradients reaching those tensors are captured and
+    returned instead of being accumulated into any `.grad`.
+    """
+    roots = [edge(t) for t in tensors]
+    for k, (t, (node, _)) in enumerate(zip(tensors, roots)):
+        if node is None:
+            raise RuntimeError(f"element {k} of tensors does not require grad and does not have a grad_fn")
+    if retain_graph is None:
+        retain_graph = create_graph
+
+    capture = None
+    if inputs is not None:
+        capture = {}
+        for k, t in enumerate(inputs):
+            if not t.requires_grad:
+                raise RuntimeError(f"One of the differentiated Tensors (index {k}) does not require grad")
+            capture.setdefault(edge(t), []).append(k)
+    deps = _collect(roots)
+    buffers = {}
+    for (node, nr), g in zip(roots, grad_tensors):
+        _add(buffers, node, nr, g)
+    results = [None] * (len(inputs) if inputs is not None else 0)
+    needed = _needed(roots, capture) if capture is not None else None
+
+    ready = []
+    for node, _ in roots:
+        if deps.get(node, 0) == 0 and node not in ready:
+            ready.append(node)
+    with set_grad_enabled(create_graph):
+        while ready:
+            node = ready.pop()
+            grads = buffers.pop(node, None) or [None]
+            if node._pre_hooks:
+                for nr, hooks in node._pre_hooks.items():
+                    for hook in hooks:
+                        if nr < len(grads) and grads[nr] is not None:
+                            res = hook(grads[nr])
+                            if res is not None:
+                                grads[nr] = res
+            if node._retain:
+                for nr, ref in node._retain.items():
+                    t = ref()
+                    if t is not None and nr < len(grads) and grads[nr] is not None:
+                        t.grad = grads[nr] if create_graph else grads[nr].detach()
+            if capture is not None:
+                for nr, g in enumerate(grads):
+                    for k in capture.get((node, nr), ()):
+                        results[k] = g
+            if isinstance(node, AccumulateGrad):
+                if capture is None:
+                    _accumulate(node.variable, grads[0], create_graph)
+                continue
+            if needed is not None and node not in needed:
+                _release_deps(node, deps, ready)
+                continue
+            if node._materialize_grads and len(grads) < node._num_outputs:
+                grads = grads + [None] * (node._num_outputs - len(grads))
+            if any(g is None for g in grads):
+                grads = _materialize(node, grads)
+            in_grads = node._apply(grads)
+            if len(in_grads) != len(node.next_functions):
+                raise RuntimeError(
+                    f"function {node.name()} returned an incorrect number of gradients (expected "
+                    f"{len(node.next_functions)}, got {len(in_grads)})")
+            post = node.__dict__.get("_post_hooks")
+            if post:
+                for hook in post:
+                    hook(in_grads, grads)
+            if not retain_graph:
+                node._release()
+            for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, in_grads)):
+                if nxt is None:
+                    continue
+                if g is not None:
+                    g = _validate(g, node._input_meta[i], node, i)
+                    _add(buffers, nxt, nr, g)
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    ready.append(nxt)
+
+    if inputs is not None:
+        for k, g in enumerate(results):
+            if g is None and not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior.")
+        return tuple(results)
+    return None
+
+
+def _release_deps(node, deps, ready):
+    for nxt, _ in node.next_functions:
+        if nxt is None:
+            continue
+        deps[nxt] -= 1
+        if deps[nxt] == 0:
+            ready.append(nxt)
+
+
+def _needed(roots, capture):
+    """Nodes from which a captured input can be reached: only these need to run."""
+    targets = {n for n, _ in capture}
+    memo = {}
+
+    def reach(node):
+        stack = [(node, False)]
+        while stack:
+            n, done = stack.pop()
+            if n in memo and not done:
+                continue
+            if done:
+                memo[n] = n in targets or any(memo.get(x, False) for x, _ in n.next_functions if x is not None)
+                continue
+            memo[n] = False  # provisional, the graph is acyclic
+            stack.append((n, True))
+            for x, _ in n.next_functions:
+                if x is not None and x not in memo:
+                    stack.append((x, False))
+        return memo[node]
+
+    for n, _ in roots:
+        reach(n)
+    return {n for n, v in memo.items() if v}
+
+
+def _add(buffers, node, nr, g):
+    buf = buffers.get(node)
+    if buf is None:
+        buf = buffers[node] = []
+    while len(buf) <= nr:
+        buf.append(None)
+    buf[nr] = g if buf[nr] is None else buf[nr] + g
+
+
+def _materialize(node, grads):
+    """Outputs that got no gradient get zeros, so backward formulas need no None checks."""
+    if not node._materialize_grads:
+        return grads
+    from .._tensor import Tensor
+    metas = node.__dict__.get("_output_meta")
+    out = []
+    for nr, g in enumerate(grads):
+        if g is None and metas is not None:
+            shape, dtype, device = metas[nr]
+            g = Tensor._zeros(shape, dtype, device)
+        out.append(g)
+    return out

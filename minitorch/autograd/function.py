@@ -1,0 +1,263 @@
+"""Function and Node: how one operation is recorded into the autograd graph.
+
+A `Function` is an operation with a `forward` and a `backward` written side by side. When
+it runs on inputs that require grad (and grad mode is on), `apply` creates a *node*: the
+`grad_fn` of its outputs. The node is also the `ctx` that `forward` saw, so whatever
+forward saved (`ctx.save_for_backward`, or plain attributes) is there for backward. The
+node points at the nodes that produced its inputs (`next_functions`), and that chain of
+pointers *is* the computational graph.
+
+Two kinds of Functions share this machinery:
+- your own, the `torch.autograd.Function` API: `forward` takes and returns Tensors;
+- minitorch's primitives (in `minitorch/_ops/`): `forward` returns a backend array (NumPy
+  or CuPy) for speed, and `backward` is written with Tensor operations, so that with
+  `create_graph=True` the backward pass is recorded too (second derivatives).
+"""
+from __future__ import annotations
+
+import weakref
+
+from .grad_mode import STATE, no_grad
+
+
+class Node:
+    """One recorded operation. Subclassed once per Function, so `type(y.grad_fn).__name__`
+    is e.g. 'MulBackward0'."""
+
+    _fn = None  # the Function class whose backward this node runs
+
+    def __init__(self):
+        self.next_functions = ()
+        self.needs_input_grad = ()
+        self._input_meta = ()  # (shape, dtype, device) of each input, to check/reduce its gradient
+        self._saved = ()
+        self._freed = False
+        self._pre_hooks = None  # {output_nr: [hook, ...]} from Tensor.register_hook on outputs
+        self._retain = None  # {output_nr: weakref to the tensor} from Tensor.retain_grad
+        self._num_outputs = 1
+        self._materialize_grads = True
+        self._non_differentiable = ()
+
+    # -- the ctx API --------------------------------------------------------------------
+    def save_for_backward(self, *tensors):
+        """Keep tensors for backward; their version is recorded now and checked then."""
+        self._saved = tuple(None if t is None else SavedTensor(t) for t in tensors)
+
+    @property
+    def saved_tensors(self):
+        if self._freed:
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved tensors "
+                "after they have already been freed). Saved intermediate values of the graph are freed "
+                "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+                "backward through the graph a second time or if you need to access saved tensors after "
+                "calling backward.")
+        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+
+    @property
+    def saved_output(self):
+        """The output a primitive kept for backward (see SavedOutput)."""
+        if self._freed:
+            self.saved_tensors  # raises the "backward a second time" error
+        return self._saved_output.unpack(self)
+
+    def set_materialize_grads(self, value: bool):
+        self._materialize_grads = bool(value)
+
+    def mark_non_differentiable(self, *tensors):
+        self._non_differentiable = tuple(id(t) for t in tensors)
+
+    def mark_dirty(self, *tensors):
+        pass  # outputs are always fresh tensors here; accepted so PyTorch code runs
+
+    # -- introspection ------------------------------------------------------------------
+    def name(self):
+        return type(self).__name__
+
+    def register_hook(self, hook):
+        self.__dict__.setdefault("_post_hooks", []).append(hook)
+
+    def register_prehook(self, hook):
+        self._add_pre_hook(0, hook)
+
+    def _add_pre_hook(self, output_nr, hook):
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        self._pre_hooks.setdefault(output_nr, []).append(hook)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    # -- run by the engine -------------------------------------------------------------
+    def _release(self):
+        self._saved = ()
+        self.__dict__.pop("_saved_output", None)
+        self._freed = True
+
+    def _apply(self, grads):
+        res = self._fn.backward(self, *grads)
+        if not isinstance(res, tuple):
+            res = (res,)
+        is_tensor = self.__dict__.get("_arg_is_tensor")
+        if is_tensor is not None:  # a custom Function: one gradient per forward argument
+            if len(res) != len(is_tensor):
+                raise RuntimeError(
+                    f"function {self.name()} returned an incorrect number of gradients (expected "
+                    f"{len(is_tensor)}, got {len(res)})")
+            res = tuple(g for g, t in zip(res, is_tensor) if t)
+        return res
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf: adds the gradient that reaches it into `leaf.grad`."""
+
+    def __init__(self, leaf):
+        super().__init__()
+        self.variable = leaf
+
+    def _release(self):
+        pass  # nothing saved; the leaf stays reachable
+
+    def _apply(self, grads):
+        raise AssertionError("the engine accumulates leaves itself")
+
+
+def accumulator(leaf) -> AccumulateGrad:
+    """The leaf's AccumulateGrad node, one per leaf (held weakly, as PyTorch does)."""
+    ref = leaf._accum
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(leaf)
+        leaf._accum = weakref.ref(node)
+    return node
+
+
+def edge(t):
+    """Where a gradient for tensor `t` must go: (node, output_nr), or (None, 0)."""
+    if not t.requires_grad:
+        return (None, 0)
+    fn = t.grad_fn
+    if fn is None:
+        return (accumulator(t), 0)
+    return (fn, t._output_nr)
+
+
+class SavedTensor:
+    """A tensor kept for backward, with the version it had when saved."""
+
+    __slots__ = ("tensor", "version")
+
+    def __init__(self, t):
+        self.tensor = t
+        self.version = t._storage.version
+
+    def unpack(self, node):
+        t = self.tensor
+        if t._storage.version != self.version:
+            raise RuntimeError(_modified_message(t, self.version, node))
+        return t
+
+
+class SavedOutput:
+    """An output kept for backward without a reference cycle: it is rebuilt on unpack as a
+    tensor whose grad_fn is the node itself, so a recorded backward still differentiates it."""
+
+    __slots__ = ("data", "storage", "version", "output_nr", "device", "base")
+
+    def __init__(self, t):
+        self.data, self.storage, self.version = t._data, t._storage, t._storage.version
+        self.output_nr, self.device, self.base = t._output_nr, t._device, t._base
+
+    def unpack(self, node):
+        from .._tensor import Tensor
+        t = Tensor._make(self.data, self.device, self.storage, self.base)
+        if self.storage.version != self.version:
+            raise RuntimeError(_modified_message(t, self.version, node, self.output_nr))
+        t.requires_grad = True
+        t.grad_fn = node
+        t._output_nr = self.output_nr
+        return t
+
+
+def _modified_message(t, expected, node, output_nr=None):
+    where = ""
+    fn = node if output_nr is not None else t.grad_fn
+    if fn is not None:
+        where = f", which is output {t._output_nr if output_nr is None else output_nr} of {fn.name()},"
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [{t._type_name()} {list(t.shape)}]{where} is at version {t._storage.version}; "
+        f"expected version {expected} instead. Hint: {node.name()} saved this tensor for its backward "
+        "pass, and a later in-place operation (a method ending in '_', or an indexed assignment) changed "
+        "it. Use the out-of-place form (x = x.mul(2) instead of x.mul_(2)), or .clone() the tensor "
+        "before modifying it.")
+
+
+class _FunctionMeta(type):
+    def __init__(cls, name, bases, ns):
+        super().__init__(name, bases, ns)
+        node_name = ns.get("_node_name") or f"{name}Backward"
+        cls._node_cls = type(node_name, (Node,), {"_fn": cls, "__module__": cls.__module__})
+
+
+class Function(metaclass=_FunctionMeta):
+    """Base class of differentiable operations: subclass it, write `forward(ctx, *inputs)`
+    and `backward(ctx, *grad_outputs)` as static methods, and call `YourFn.apply(...)`.
+
+    `backward` returns one gradient per input of forward (None for inputs that need none).
+    """
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError(
+            "You must implement either the backward or the vjp method for your custom "
+            "autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        from .._tensor import Tensor
+        ctx = cls._node_cls()
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        record = STATE.enabled and any(t.requires_grad for t in tensors)
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        with no_grad():
+            out = cls.forward(ctx, *args, **kwargs)
+        single = not isinstance(out, tuple)
+        outs = (out,) if single else out
+        if not record:
+            return out
+        wrapped = []
+        for i, o in enumerate(outs):
+            if isinstance(o, Tensor):
+                if any(o is a for a in tensors):  # an input returned as is: output a new alias
+                    o = o.detach()
+                if id(o) not in ctx._non_differentiable and o.dtype.is_floating_point:
+                    o.requires_grad = True
+                    o.grad_fn = ctx
+                    o._output_nr = i
+            wrapped.append(o)
+        ctx._num_outputs = len(outs)
+        _connect(ctx, [a for a in args if isinstance(a, Tensor)])
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
+        return wrapped[0] if single else tuple(wrapped)
+
+
+def _connect(node, inputs):
+    """Record where each input's gradient goes, and what it must look like."""
+    node.next_functions = tuple(edge(t) for t in inputs)
+    node._input_meta = tuple((t.shape, t.dtype, t._device) if t.requires_grad else None for t in inputs)
+
+
+class once_differentiable:  # noqa: N801 (PyTorch's name)
+    """Decorator accepted for compatibility: the backward it wraps runs as written."""
+
+    def __new__(cls, fn):
+        return fn

@@ -1,0 +1,87 @@
+"""Whether new operations are recorded into the autograd graph.
+
+`no_grad`, `enable_grad` and `set_grad_enabled` work as context managers and as decorators,
+like PyTorch's. The flag is one attribute read on every op, so it is kept on a tiny object.
+"""
+from __future__ import annotations
+
+import functools
+
+
+class _State:
+    enabled = True
+
+
+STATE = _State()
+
+
+def is_grad_enabled() -> bool:
+    return STATE.enabled
+
+
+class _Mode:
+    _target = True
+
+    def __enter__(self):
+        self._prev = STATE.enabled
+        STATE.enabled = self._target
+
+    def __exit__(self, *exc):
+        STATE.enabled = self._prev
+        return False
+
+    def __call__(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.__class__():
+                return func(*args, **kwargs)
+        return wrapper
+
+
+class no_grad(_Mode):
+    """Operations inside are not recorded: results have requires_grad=False."""
+
+    _target = False
+
+
+class enable_grad(_Mode):
+    """Turn recording back on inside a no_grad block."""
+
+    _target = True
+
+
+class set_grad_enabled(_Mode):
+    """`set_grad_enabled(False)` behaves like no_grad; it also takes effect when called as a plain function."""
+
+    def __init__(self, mode: bool):
+        self._prev = STATE.enabled
+        self._target = bool(mode)
+        STATE.enabled = self._target  # like PyTorch: calling it already switches the mode
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        STATE.enabled = self._prev
+        return False
+
+    def __call__(self, func):
+        STATE.enabled = self._prev  # used as a decorator: undo the eager switch
+        target = self._target
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            prev = STATE.enabled
+            STATE.enabled = target
+            try:
+                return func(*args, **kwargs)
+            finally:
+                STATE.enabled = prev
+        return wrapper
+
+
+class inference_mode(no_grad):
+    """Accepted for compatibility; behaves as no_grad."""
+
+    def __init__(self, mode: bool = True):
+        self._target = not mode

@@ -1,0 +1,2 @@
+"""Utilities."""
+from . import data  # noqa: F401
