@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _device as _dev
 from . import _dtype
-from . import _random
+from . import _random as _rand
 from ._size import Size
 
 
@@ -306,7 +306,7 @@ def _random(draw, size, dtype, device, requires_grad, generator, op):
     if not dt.is_floating_point:
         raise RuntimeError(f"\"{op}\" not implemented for '{dt._short}': {op} draws floating-point values; "
                            "use randint for integers")
-    arr = draw(_random.rng(generator), size).astype(dt.np, copy=False)
+    arr = draw(_rand.rng(generator), size).astype(dt.np, copy=False)
     dev = _target(device)
     return _finish(place(arr, dev), dev, requires_grad, op)
 
@@ -333,14 +333,14 @@ def randint(low, high=None, size=None, *, dtype=None, device=None, generator=Non
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     size = _size((size,) if isinstance(size, int) else (tuple(size),), "randint")
     dt = _dt(dtype, _dtype.int64, "randint")
-    arr = _random.rng(generator).integers(low, high, size).astype(dt.np)
+    arr = _rand.rng(generator).integers(low, high, size).astype(dt.np)
     dev = _target(device)
     return _finish(place(arr, dev), dev, requires_grad, "randint")
 
 
 def randperm(n, *, dtype=None, device=None, generator=None):
     dt = _dt(dtype, _dtype.int64, "randperm")
-    arr = _random.rng(generator).permutation(n).astype(dt.np)
+    arr = _rand.rng(generator).permutation(n).astype(dt.np)
     dev = _target(device)
     return _finish(place(arr, dev), dev, False, "randperm")
 
@@ -353,7 +353,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
 
 def multinomial(probs, num_samples, replacement=False, *, generator=None):
     p = probs.detach().cpu().double().numpy()
-    g = _random.rng(generator)
+    g = _rand.rng(generator)
     rows = p.reshape(-1, p.shape[-1])
     out = np.stack([g.choice(rows.shape[1], num_samples, replace=replacement, p=r / r.sum()) for r in rows])
     out = out.reshape(p.shape[:-1] + (num_samples,))

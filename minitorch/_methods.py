@@ -221,6 +221,7 @@ def clamp_(self, min=None, max=None):  # noqa: A002
 
 class Fill(pw.Primitive):
     _node_name = "FillBackward0"
+    reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a, value):
@@ -234,6 +235,7 @@ class Fill(pw.Primitive):
 
 class Copy(pw.Primitive):
     _node_name = "CopyBackwards"
+    reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a, src):

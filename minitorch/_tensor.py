@@ -54,6 +54,8 @@ class Tensor:
     @classmethod
     def _make(cls, data, device, storage=None, base=None):
         t = object.__new__(cls)
+        if isinstance(data, np.generic):  # NumPy returns scalars from 0-d ops; a tensor needs an array
+            data = np.asarray(data)
         t._data = data
         t._device = device
         t._storage = _Storage() if storage is None else storage

@@ -29,6 +29,7 @@ NULL_CTX = _NullCtx()
 
 class Primitive(Function):
     saves_output = False  # True when backward uses the result (exp, tanh, sigmoid, ...)
+    reads_input_in_backward = True  # False when backward never looks at input 0 (add, sub, neg, ...)
     differentiable = True
 
     @classmethod

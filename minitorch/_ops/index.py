@@ -185,6 +185,7 @@ def getitem(a, key):
 class IndexPut(Primitive):
     """`a[key] = v` computed out of place: the record an indexed assignment leaves."""
     _node_name = "IndexPutBackward0"
+    reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a, v, *, key):

@@ -64,7 +64,10 @@ def run_inplace(self, cls, others, kw, fast, op):
         fast()
         self._storage.version += 1
         return self
-    result = cls.apply(self, *others, **kw)  # recorded out of place; saved tensors hold their versions
+    # Backward formulas that read the input need its value from *before* the write: give the
+    # recorded op a copy (PyTorch's "original self"); ops that don't read it skip the copy.
+    src = self.clone() if cls.reads_input_in_backward else self
+    result = cls.apply(src, *others, **kw)
     if result.shape != self.shape:
         check_result(self, result.dtype, result.shape, op)
     self._data[...] = result._data

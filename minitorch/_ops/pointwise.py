@@ -39,6 +39,7 @@ def _load(ctx):
 
 class Add(Primitive):
     _node_name = "AddBackward0"
+    reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a, b):
@@ -51,6 +52,7 @@ class Add(Primitive):
 
 class Sub(Primitive):
     _node_name = "SubBackward0"
+    reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a, b):
@@ -389,6 +391,7 @@ def where(condition, input=None, other=None):  # noqa: A002
 
 class Neg(Primitive):
     _node_name = "NegBackward0"
+    reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a):
@@ -402,6 +405,7 @@ class Neg(Primitive):
 class Exp(Primitive):
     _node_name = "ExpBackward0"
     saves_output = True
+    reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a):
@@ -430,6 +434,7 @@ class Log(Primitive):
 class Sqrt(Primitive):
     _node_name = "SqrtBackward0"
     saves_output = True
+    reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a):
@@ -486,6 +491,7 @@ class Cos(Primitive):
 class Tanh(Primitive):
     _node_name = "TanhBackward0"
     saves_output = True
+    reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a):
@@ -500,6 +506,7 @@ class Tanh(Primitive):
 class Sigmoid(Primitive):
     _node_name = "SigmoidBackward0"
     saves_output = True
+    reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a):
@@ -517,6 +524,7 @@ class Sigmoid(Primitive):
 class Relu(Primitive):
     _node_name = "ReluBackward0"
     saves_output = True
+    reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a):

@@ -47,9 +47,10 @@ class Mean(Primitive):
     @staticmethod
     def forward(ctx, a, *, dims, keepdim):
         ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
-        ctx.count = 1
+        count = 1
         for d in dims:
-            ctx.count *= a.shape[d]
+            count *= a.shape[d]
+        ctx.count = count
         return a._data.mean(axis=dims, keepdims=keepdim, dtype=a._data.dtype)
 
     @staticmethod
