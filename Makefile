@@ -5,13 +5,15 @@ BIN    := $(VENV)/bin
 # The stamp is rebuilt whenever pyproject.toml changes, so `make` reinstalls only then.
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: lab test bench clean
+.PHONY: venv lab test bench clean
 
 $(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "minitorch needs Python 3.10 or newer (found " + sys.version.split()[0] + "); set PYTHON=python3.X")'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --upgrade pip
 	$(BIN)/python -m pip install -e '.[dev]'
 	touch $@
+
+venv: $(STAMP)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=. notebooks/00_welcome.ipynb
