@@ -35,7 +35,7 @@ def _first_is_scalar(tensors, dev):
 
 def _order(a, b):
     # PyTorch names the accelerator first
-    return f"{b}, {a}" if a.type == "cpu" else f"{a}, {b}"
+    return f"{b} and {a}" if a.type == "cpu" else f"{a} and {b}"
 
 
 def result_dtype(*args):

@@ -50,10 +50,7 @@ def matmul(a, b, op="matmul"):
             f"both arguments to {op} need to be at least 1D, but they are {a.ndim}D and {b.ndim}D "
             "(use * to multiply by a scalar)")
     if a._device is not b._device:
-        common.same_device(op, a, b) if a.ndim and b.ndim else None
-        raise RuntimeError(
-            f"Expected all tensors to be on the same device, but found at least two devices, "
-            f"{common._order(a._device, b._device)}! (in {op}: move them to one device first)")
+        common.same_device(op, a, b)  # both are at least 1-D here, so this raises
     if a.dtype is not b.dtype:
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {a.dtype} != {b.dtype} "
