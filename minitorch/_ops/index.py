@@ -30,6 +30,8 @@ def _convert_key(a, key, op="index"):
     dim = 0
     for k in key:
         if isinstance(k, T):
+            if k.dtype is _dtype.uint8:
+                k = k.bool()  # PyTorch's legacy byte mask
             if k.dtype.is_floating_point:
                 raise IndexError(
                     f"tensors used as indices must be long, int, byte or bool tensors (got {k.dtype}); "
@@ -115,6 +117,8 @@ class Select(ViewPrimitive):
     @staticmethod
     def forward(ctx, a, *, key):
         ctx.shape, ctx.key = a.shape, key
+        if Ellipsis not in key:
+            key = key + (Ellipsis,)  # NumPy then returns a 0-d *view* instead of a copied scalar
         try:
             return a._data[key]
         except IndexError as e:
@@ -212,8 +216,10 @@ def setitem(a, key, value):
         if value.dtype is not a.dtype:
             value = value.to(a.dtype)
     elif not isinstance(value, (int, float, bool)):
-        from .._factories import tensor as _tensor
-        value = _tensor(value, dtype=a.dtype, device=a._device)
+        kind = type(value)
+        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise TypeError(f"can't assign a {name} to a {a._type_name()} (assign a number or a tensor: "
+                        "wrap lists and arrays with minitorch.tensor(...))")
 
     def fast():
         try:

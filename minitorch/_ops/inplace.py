@@ -14,7 +14,7 @@ rules (PyTorch's):
 from __future__ import annotations
 
 from .. import _dtype
-from ..autograd.function import Node, edge
+from ..autograd.function import Node, SavedOutput, edge
 from ..autograd.grad_mode import STATE
 from . import common
 
@@ -26,7 +26,8 @@ def check_inplace(t, op):
             f"({op} on a tensor of shape {list(t.shape)}: wrap the update in `with minitorch.no_grad():`, "
             "as optimizers do, or use the out-of-place form)")
     base = t._base
-    if STATE.enabled and base is not None and base.requires_grad and base.grad_fn is None:
+    # only a view that is itself in the graph counts: detach() aliases share memory but not history
+    if STATE.enabled and base is not None and t.requires_grad and base.requires_grad and base.grad_fn is None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation. "
             f"({op}: modify a .clone() of the leaf instead, or do it under `with minitorch.no_grad():`)")
@@ -73,6 +74,10 @@ def run_inplace(self, cls, others, kw, fast, op):
     self._data[...] = result._data
     self._storage.version += 1
     _rebase(self, result.grad_fn)
+    if cls.saves_output:
+        # The output the backward needs now lives in self (exp_, sigmoid_, ...): save that, so that
+        # a later in-place change of self is caught, as in PyTorch, instead of keeping a hidden copy.
+        result.grad_fn._saved_output = SavedOutput(self)
     return self
 
 
