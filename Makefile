@@ -18,8 +18,11 @@ venv: $(STAMP)
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=. notebooks/00_welcome.ipynb
 
+# Library tests and every lesson under nbval (stored outputs compared, after sanitising what
+# differs between machines). Two workers; a notebook's cells stay together on one worker.
+NBVAL := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist loadfile $(NBVAL) tests notebooks $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH_ARGS)

@@ -61,7 +61,15 @@ Tensor.__rmatmul__ = lambda self, other: linalg.matmul(other, self)
 Tensor.__neg__ = lambda self: pw.neg(self)
 Tensor.__pos__ = lambda self: self
 Tensor.__abs__ = lambda self: pw.abs(self)
-Tensor.__invert__ = lambda self: pw.logical_not(self) if self.dtype is _dtype.bool else pw.bitwise_not(self)
+
+
+def _invert(self):
+    if self.dtype.is_floating_point:  # PyTorch: TypeError for the operator, RuntimeError for bitwise_not()
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return pw.logical_not(self) if self.dtype is _dtype.bool else pw.bitwise_not(self)
+
+
+Tensor.__invert__ = _invert
 Tensor.__and__ = lambda self, other: pw.bitwise_and(self, other)
 Tensor.__rand__ = lambda self, other: pw.bitwise_and(other, self)
 Tensor.__or__ = lambda self, other: pw.bitwise_or(self, other)

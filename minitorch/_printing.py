@@ -40,7 +40,8 @@ class _Formatter:
             self.max_width = max((len(self._raw(v)) for v in values), default=1)
             return
         finite = values[np.isfinite(values)]
-        nonzero = np.abs(finite[finite != 0]).astype(np.float64)
+        signed = finite[finite != 0]
+        nonzero = np.abs(signed).astype(np.float64)
         if nonzero.size == 0:
             self.int_mode = True
         else:
@@ -50,7 +51,8 @@ class _Formatter:
                 self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8
             else:
                 self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
-        self.max_width = max((len(self._raw(v)) for v in values), default=1)
+        # as PyTorch: only nonzero finite values set the width (nan, inf and 0 are not padded for)
+        self.max_width = max((len(self._raw(v)) for v in signed), default=1)
 
     def _raw(self, v):
         if not self.floating:

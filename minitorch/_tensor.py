@@ -21,9 +21,11 @@ from .autograd.grad_mode import STATE
 
 
 class _Storage:
-    """What all views of one piece of memory share: for now, the version counter."""
+    """What all views of one piece of memory share: the version counter, and (once a view is
+    taken with grad mode on) a weak set of those views, whose history an in-place op renews."""
 
     version = 0
+    views = None
 
 
 class Tensor:
@@ -160,8 +162,9 @@ class Tensor:
 
     @property
     def data(self):
-        """The same memory, cut off from autograd (PyTorch's `.data`)."""
-        return self.detach()
+        """The same memory, cut off from autograd *and* from its version counter (PyTorch's `.data`):
+        a change made through it is never reported by backward. Prefer detach(), which is checked."""
+        return self._alias(_Storage())
 
     @data.setter
     def data(self, other):
@@ -223,7 +226,7 @@ class Tensor:
         return self._data
 
     def __array__(self, dtype=None, copy=None):
-        arr = self.numpy(force=self.requires_grad) if self._device.type == "cpu" else self.numpy()
+        arr = self.numpy()  # PyTorch's errors: requires_grad needs detach(), a GPU tensor needs cpu()
         if dtype is not None and arr.dtype != dtype:
             return arr.astype(dtype)
         return arr.copy() if copy else arr
@@ -335,7 +338,16 @@ class Tensor:
 
     def detach(self):
         """The same memory (and version counter), cut off from the graph."""
-        return Tensor._make(self._data, self._device, self._storage, self if self._base is None else self._base)
+        return self._alias(self._storage)
+
+    def _alias(self, storage):
+        # Not a view in autograd's sense: a view's memory root is kept (for strides and
+        # storage_offset) as a fresh tensor without history, so an in-place op on the alias
+        # never rebases the original's graph (CopySlices) or trips the leaf checks.
+        base = self._base
+        if base is not None:
+            base = Tensor._make(base._data, self._device, storage)
+        return Tensor._make(self._data, self._device, storage, base)
 
     def detach_(self):
         if self._base is not None and self._base.requires_grad:

@@ -34,6 +34,11 @@ def is_available() -> bool:
     return _cupy_state()[1] > 0
 
 
+def unavailable_reason() -> str:
+    """Why CUDA is unavailable ('' when it is available): CuPy missing, broken, or no GPU seen."""
+    return _cupy_state()[2]
+
+
 def device_count() -> int:
     return _cupy_state()[1]
 

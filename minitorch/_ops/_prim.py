@@ -8,8 +8,18 @@ input requires grad, creates the node that records it.
 from __future__ import annotations
 
 from .. import _dtype
-from ..autograd.function import Function, Node, SavedOutput, _connect
+from ..autograd.function import Function, Node, SavedOutput, _connect, edge as _edge
 from ..autograd.grad_mode import STATE
+
+_Tensor = None  # minitorch.Tensor, bound on first use (importing it at the top would be circular)
+
+
+def _tensor_cls():
+    # A function-level `from .._tensor import Tensor` costs ~0.5 us per call: too much per op.
+    global _Tensor
+    from .._tensor import Tensor
+    _Tensor = Tensor
+    return Tensor
 
 
 class _NullCtx:
@@ -34,7 +44,7 @@ class Primitive(Function):
 
     @classmethod
     def apply(cls, *inputs, **kw):
-        from .._tensor import Tensor
+        Tensor = _Tensor or _tensor_cls()
         record = False
         dev = None
         for t in inputs:
@@ -44,7 +54,10 @@ class Primitive(Function):
                 if t.requires_grad:
                     record = True
         if not (record and STATE.enabled and cls.differentiable):
-            return Tensor._make(cls.forward(NULL_CTX, *inputs, **kw), dev)
+            if kw or len(inputs) != 2:
+                return Tensor._make(cls.forward(NULL_CTX, *inputs, **kw), dev)
+            a, b = inputs  # binary ops, the commonest case: a plain call is cheaper than *inputs
+            return Tensor._make(cls.forward(NULL_CTX, a, b), dev)
         ctx = cls._node_cls()
         ctx.needs_input_grad = tuple(isinstance(t, Tensor) and t.requires_grad for t in inputs)
         data = cls.forward(ctx, *inputs, **kw)
@@ -60,12 +73,12 @@ class Primitive(Function):
 
 def _connect_mixed(node, inputs):
     """Like _connect, with (None, 0) edges for Python-scalar inputs (as PyTorch shows them)."""
-    from .._tensor import Tensor
     edges, metas = [], []
     for t in inputs:
-        if isinstance(t, Tensor):
+        if isinstance(t, _Tensor):  # bound by Primitive.apply, the only caller
             edges.append(_edge(t))
-            metas.append((t.shape, t.dtype, t._device) if t.requires_grad else None)
+            # the array's shape (a plain tuple) serves the engine as well as t.shape (a Size), cheaper
+            metas.append((t._data.shape, t.dtype, t._device) if t.requires_grad else None)
         else:
             edges.append((None, 0))
             metas.append(None)
@@ -73,17 +86,12 @@ def _connect_mixed(node, inputs):
     node._input_meta = tuple(metas)
 
 
-def _edge(t):
-    from ..autograd.function import edge
-    return edge(t)
-
-
 class MultiOutputPrimitive(Primitive):
     """A primitive whose forward returns a tuple of arrays (e.g. max with dim: values, indices)."""
 
     @classmethod
     def apply(cls, *inputs, **kw):
-        from .._tensor import Tensor
+        Tensor = _Tensor or _tensor_cls()
         dev = next(t._device for t in inputs if isinstance(t, Tensor))
         record = STATE.enabled and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
         ctx = cls._node_cls() if record else NULL_CTX

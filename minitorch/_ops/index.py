@@ -245,7 +245,10 @@ class Gather(Primitive):
     @staticmethod
     def forward(ctx, a, *, dim, index):
         ctx.shape, ctx.dim, ctx.index = a.shape, dim, index
-        return a._device.xp.take_along_axis(a._data, index, axis=dim)
+        src = a._data
+        if index.shape != src.shape:  # PyTorch lets the index be smaller than the input off `dim`
+            src = src[tuple(slice(None) if d == dim else slice(0, n) for d, n in enumerate(index.shape))]
+        return a._device.xp.take_along_axis(src, index, axis=dim)
 
     @staticmethod
     def backward(ctx, grad):
@@ -296,10 +299,14 @@ def gather(a, dim, index):
     if index.ndim != a.ndim:
         raise RuntimeError(f"Index tensor must have the same number of dimensions as input tensor "
                            f"(index has {index.ndim}, input has {a.ndim})")
+    for i, (n, m) in enumerate(zip(index.shape, a.shape)):
+        if i != d and n > m:
+            raise RuntimeError(f"Size does not match at dimension {i} expected index {list(index.shape)} to be no "
+                               f"larger than self {list(a.shape)} apart from dimension {d}")
     try:
         return Gather.apply(a, dim=d, index=index._data)
     except IndexError as e:
-        raise _numpy_index_error(e, a) from None
+        raise RuntimeError(str(_numpy_index_error(e, a))) from None
 
 
 def index_select(a, dim, index):

@@ -89,6 +89,7 @@ def _rebase(t, node):
         t.requires_grad = True
         t.grad_fn = node
         t._output_nr = 0
+        _renew_views(t, t)
         return
     base = t._base
     slices = CopySlices(base, t, node)
@@ -96,11 +97,28 @@ def _rebase(t, node):
     base.grad_fn = slices
     base._output_nr = 0
     # the view's own history becomes "a strided view of the new base"
+    _as_view_of_new_base(t, base)
+    _renew_views(base, t)
+
+
+def _as_view_of_new_base(v, base):
     from .views import as_strided
-    fresh = as_strided(base, t.shape, t.stride(), t.storage_offset())
-    t.requires_grad = True
-    t.grad_fn = fresh.grad_fn
-    t._output_nr = 0
+    fresh = as_strided(base, v.shape, v.stride(), v.storage_offset())
+    v.requires_grad = True
+    v.grad_fn = fresh.grad_fn
+    v._output_nr = 0
+
+
+def _renew_views(base, modified):
+    """Other views of `base`, taken before this in-place op, still point at its old history and
+    would get stale gradients: make each "a strided view of the new base". (PyTorch does the same,
+    lazily, when such a view's grad_fn is next read.)"""
+    views = base._storage.views
+    if not views:
+        return
+    for v in list(views):
+        if v is not modified and v._base is base:
+            _as_view_of_new_base(v, base)
 
 
 class CopySlices(Node):
@@ -121,25 +139,27 @@ class CopySlices(Node):
         self._freed = True
 
     def _apply(self, grads):
-        from .views import _as_strided
+        from .index import Index, IndexPutInto
+        from .views import storage_index
         T = common.tensor_cls()
         (grad,) = grads
         xp = grad._device.xp
-        # a gradient buffer laid out exactly like the base, so the view's geometry applies
-        res = xp.empty_like(grad._data)
-        res[...] = grad._data
-        if res.strides != tuple(s * res.itemsize for s in self.base_stride):
-            res = xp.lib.stride_tricks.as_strided(xp.empty(res.size, res.dtype), self.base_shape,
-                                                  tuple(s * res.itemsize for s in self.base_stride))
-            res[...] = grad._data
-        flat = res.reshape(-1, order="A")
-        item = res.itemsize
-        region = _as_strided(xp, flat[self.offset:], self.size, tuple(s * item for s in self.stride))
-        g_view = T._make(region.copy(), grad._device)
-        in_grads = self.fn._apply([g_view])
-        g_self = in_grads[0]
-        region[...] = 0 if g_self is None else g_self._data
-        return (T._make(res, grad._device),) + tuple(in_grads[1:])
+        # Which element of the base (in row-major order) sits at each element of the view:
+        # invert the base's storage positions, then look the view's positions up.
+        base_pos = storage_index(self.base_shape, self.base_stride, 0, xp).reshape(-1)
+        inv = xp.zeros(int(base_pos.max()) + 1 if base_pos.size else 0, dtype=xp.int64)
+        inv[base_pos] = xp.arange(base_pos.size)
+        at = (inv[storage_index(self.size, self.stride, self.offset, xp)],)
+        # The view's region gets what the op's backward says; the rest of the base passes
+        # through. Recorded ops only, so a second derivative goes through too.
+        flat = grad.reshape(-1)
+        in_grads = self.fn._apply([Index.apply(flat, key=at)])
+        keep = xp.ones(base_pos.size, dtype=grad._data.dtype)
+        keep[at] = 0
+        res = flat * T._make(keep, grad._device)
+        if in_grads[0] is not None:
+            res = res + IndexPutInto.apply(in_grads[0], key=at, shape=(base_pos.size,), accumulate=False)
+        return (res.reshape(self.base_shape),) + tuple(in_grads[1:])
 
     def name(self):
         return "CopySlices"

@@ -24,7 +24,7 @@ class Cat(Primitive):
 def cat(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     dev = common.same_device("cat", *tensors)
     # legacy rule kept by PyTorch: 1-D empty tensors are skipped
     parts = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)] or tensors[:1]

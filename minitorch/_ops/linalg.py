@@ -37,6 +37,14 @@ class Matmul(Primitive):
         return ga, gb
 
 
+class Dot(Matmul):
+    _node_name = "DotBackward0"  # vector @ vector
+
+
+class Mv(Matmul):
+    _node_name = "MvBackward0"  # matrix @ vector
+
+
 def _sizes(a, b):
     return f"{list(a.shape)} @ {list(b.shape)}"
 
@@ -70,6 +78,8 @@ def matmul(a, b, op="matmul"):
             f"{'first' if b.ndim == 1 else 'second-to-last'} dim of the second; transpose one with .T or .mT?)")
     if a.ndim > 2 or b.ndim > 2:
         common.broadcast_shapes(a.shape[:-2] if a.ndim > 2 else (), b.shape[:-2] if b.ndim > 2 else (), op=op)
+    if b.ndim == 1 and a.ndim <= 2:
+        return (Dot if a.ndim == 1 else Mv).apply(a, b)
     return Matmul.apply(a, b)
 
 

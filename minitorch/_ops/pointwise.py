@@ -120,7 +120,17 @@ class Pow(Primitive):
             gb = grad * out * log_a
             if isinstance(a, common.tensor_cls()):
                 gb = where((a == 0) & (b >= 0), 0.0, gb)
+            elif a == 0:
+                gb = where(b >= 0, 0.0, gb)
         return ga, gb
+
+
+class PowTensor(Pow):
+    _node_name = "PowBackward1"  # PyTorch names pow by its operands: tensor ** tensor
+
+
+class PowScalarBase(Pow):
+    _node_name = "PowBackward2"  # number ** tensor
 
 
 def _scalar_log(x):
@@ -213,14 +223,24 @@ def binary(cls, a, b, op, *, floating=False, cast=True):
         if a._device is not b._device:
             dev = common.same_device(op, a, b)
             a, b = common.to_device_of(a, dev), common.to_device_of(b, dev)
-        dt = a.dtype if a._data.dtype == b._data.dtype else common.result_dtype(a, b)
+        if a._data.dtype == b._data.dtype:
+            dt = a.dtype
+            if not floating or dt.is_floating_point:  # the common case: nothing to promote or cast
+                try:
+                    return cls.apply(a, b)
+                except ValueError as e:
+                    _raise_broadcast(a, b, op, e)
+        else:
+            dt = common.result_dtype(a, b)
     elif a_t:
-        _check_scalar(b, op)
+        if b.__class__ not in _PY_NUMBERS:
+            return binary(cls, a, _as_operand(b, op), op, floating=floating, cast=cast)
         dt = a.dtype if type(b) is not float or a.dtype.is_floating_point else common.result_dtype(a, b)
         if type(b) is bool or (type(b) is int and dt is _dtype.bool):
             dt = common.result_dtype(a, b)
     elif b_t:
-        _check_scalar(a, op)
+        if a.__class__ not in _PY_NUMBERS:
+            return binary(cls, _as_operand(a, op), b, op, floating=floating, cast=cast)
         dt = common.result_dtype(a, b)
     else:
         raise TypeError(f"{op}: expected at least one Tensor argument")
@@ -248,7 +268,10 @@ def _scalar_as(x, dt):
     if type(x) is int and not dt.is_floating_point and dt is not _dtype.bool:
         info = _int_range(dt)
         if not info[0] <= x <= info[1]:
-            return dt.np.type(x % (1 << (8 * dt.itemsize)))  # wrap around, as PyTorch does
+            # wrap around into the dtype's range, as PyTorch does (int8: 1000 -> -24)
+            bits = 8 * dt.itemsize
+            x %= 1 << bits
+            return dt.np.type(x - (1 << bits) if info[0] < 0 and x > info[1] else x)
     return x
 
 
@@ -258,14 +281,24 @@ def _int_range(dt):
     return int(i.min), int(i.max)
 
 
-def _check_scalar(x, op):
-    if not isinstance(x, (int, float, bool)):
-        import numpy as np
-        if isinstance(x, np.generic):
-            return
-        raise TypeError(
-            f"{op}(): unsupported operand type {type(x).__name__}; expected a Tensor or a number "
-            "(wrap lists and arrays with minitorch.tensor(...))")
+_PY_NUMBERS = frozenset((int, float, bool))
+
+
+def _as_operand(x, op):
+    """A non-Python-number operand as PyTorch sees it: a NumPy scalar is a Python number (NumPy
+    would make np.float64 decide the dtype), an array a tensor; anything else is refused."""
+    import numpy as np
+    if isinstance(x, np.generic) and x.dtype.kind in "biuf":
+        return x.item()
+    if isinstance(x, np.ndarray):
+        from .._factories import tensor
+        return tensor(x, dtype=_dtype.from_numpy_dtype(x.dtype, op))
+    for kind in (bool, int, float):  # subclasses, e.g. IntEnum
+        if isinstance(x, kind):
+            return kind(x)
+    raise TypeError(
+        f"{op}(): unsupported operand type {type(x).__name__}; expected a Tensor or a number "
+        "(wrap lists and arrays with minitorch.tensor(...))")
 
 
 def _raise_broadcast(a, b, op, err):
@@ -282,12 +315,20 @@ def add(a, b, *, alpha=1):
     return binary(Add, a, b, "add")
 
 
+def _is_bool(x):
+    return x.dtype is _dtype.bool if isinstance(x, common.tensor_cls()) else type(x) is bool
+
+
 def sub(a, b, *, alpha=1):
-    T = common.tensor_cls()
-    if isinstance(a, T) and isinstance(b, T) and a.dtype is _dtype.bool and b.dtype is _dtype.bool:
+    a_bool, b_bool = _is_bool(a), _is_bool(b)
+    if a_bool and b_bool:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead.")
+    if a_bool or b_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
     if alpha != 1:
         b = b * alpha
     return binary(Sub, a, b, "sub")
@@ -297,17 +338,26 @@ def mul(a, b):
     return binary(Mul, a, b, "mul")
 
 
+def _fp_quiet():
+    """PyTorch gives inf/nan for x/0 without a warning; NumPy warns (CuPy never does)."""
+    import numpy
+    return numpy.errstate(divide="ignore", invalid="ignore", over="ignore")
+
+
 def div(a, b, *, rounding_mode=None):
     if rounding_mode is None:
-        return binary(Div, a, b, "div", floating=True)
+        with _fp_quiet():
+            return binary(Div, a, b, "div", floating=True)
     if rounding_mode == "floor":
         return floor_divide(a, b)
     if rounding_mode == "trunc":
-        q = binary(Div, a, b, "div", floating=True).trunc()
+        _check_int_division(a, b)
+        with _fp_quiet():
+            q = binary(Div, a, b, "div", floating=True).trunc()
         T = common.tensor_cls()
         dt = common.result_dtype(a, b)
         return q.to(dt) if not dt.is_floating_point else q
-    raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
 
 
 def true_divide(a, b):
@@ -315,7 +365,17 @@ def true_divide(a, b):
 
 
 def pow(a, b):  # noqa: A001
-    return binary(Pow, a, b, "pow")
+    if _is_bool(a) and _is_bool(b):  # NumPy would compute in int8; PyTorch keeps bool, or refuses
+        if type(b) is not bool:
+            raise RuntimeError("\"pow\" not implemented for 'Bool'")
+        return a | (not b)
+    T = common.tensor_cls()
+    cls = Pow if not isinstance(b, T) else PowTensor if isinstance(a, T) else PowScalarBase
+    try:
+        with _fp_quiet():
+            return binary(cls, a, b, "pow")
+    except ValueError as e:  # NumPy: "Integers to negative integer powers are not allowed."
+        raise RuntimeError(str(e)) from None
 
 
 def maximum(a, b):
@@ -326,12 +386,32 @@ def minimum(a, b):
     return binary(Minimum, a, b, "minimum")
 
 
+def _no_bool(a, b, kernel):
+    if _is_bool(a) and _is_bool(b):  # NumPy would compute in int8
+        raise RuntimeError(f'"{kernel}" not implemented for \'Bool\'')
+
+
+def _check_int_division(a, b):
+    """Integer division by zero is an error in PyTorch (NumPy warns and gives 0)."""
+    T = common.tensor_cls()
+    if common.result_dtype(a, b).is_floating_point:
+        return
+    if bool((b._data == 0).any()) if isinstance(b, T) else b == 0:
+        raise RuntimeError("ZeroDivisionError")
+
+
 def floor_divide(a, b):
-    return binary(FloorDivide, a, b, "floor_divide")
+    _no_bool(a, b, "div_floor_cpu")
+    _check_int_division(a, b)
+    with _fp_quiet():
+        return binary(FloorDivide, a, b, "floor_divide")
 
 
 def remainder(a, b):
-    return binary(Remainder, a, b, "remainder")
+    _no_bool(a, b, "remainder_cpu")
+    _check_int_division(a, b)
+    with _fp_quiet():
+        return binary(Remainder, a, b, "remainder")
 
 
 def _cmp(cls, name):

@@ -80,8 +80,13 @@ class Prod(Primitive):
         return (g * others,)
 
 
+class ProdAll(Prod):
+    _node_name = "ProdBackward0"  # prod() of all elements; ProdBackward1 is prod along a dim
+
+
 def _prod_of_others(a, dims):
     """For each element, the product of the other elements in its reduced group."""
+    from .join import cat
     moved = a.permute(*[d for d in range(a.ndim) if d not in dims], *dims)
     lead = moved.shape[:a.ndim - len(dims)]
     flat = moved.reshape(*lead, -1)
@@ -123,8 +128,22 @@ class Cumprod(Primitive):
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         out = ctx.saved_output
-        # exact for inputs without zeros, which is all this course needs (noted in the docs)
+        if bool((a == 0).any()):  # dividing by the input would give nan; prod's double backward gets here
+            return (_cumprod_grad_with_zeros(a, grad, ctx.dim),)
         return ((grad * out).flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim) / a,)
+
+
+def _cumprod_grad_with_zeros(a, grad, dim):
+    """grad_k = sum over j >= k of grad_j * prod(a_i for i <= j, i != k), for all k at once:
+    row k of an n x n table is `a` with a_k replaced by 1, cumprod'ed (O(n^2) memory, no division)."""
+    from .._tensor import Tensor
+    from .pointwise import where
+    xp, n = a._device.xp, a.shape[dim]
+    am, gm = a.movedim(dim, -1), grad.movedim(dim, -1)
+    diag = Tensor._make(xp.eye(n, dtype=bool), a._device)
+    upper = Tensor._make(xp.triu(xp.ones((n, n), dtype=a._data.dtype)), a._device)  # [k, j] = j >= k
+    others = where(diag, 1.0, am.unsqueeze(-2)).cumprod(-1)  # [..., k, j] = prod(a_i, i <= j, i != k)
+    return (others * gm.unsqueeze(-2) * upper).sum(-1).movedim(-1, dim)
 
 
 class AMax(Primitive):
@@ -151,6 +170,14 @@ class AMax(Primitive):
 class AMin(AMax):
     _node_name = "AminBackward0"
     fn = "min"
+
+
+class MaxAll(AMax):
+    _node_name = "MaxBackward1"  # max() of all elements: PyTorch's name, same gradient as amax
+
+
+class MinAll(AMin):
+    _node_name = "MinBackward1"
 
 
 class MaxDim(MultiOutputPrimitive):
@@ -270,23 +297,32 @@ def _need_float(a, op, dtype=None):
     if dtype is not None:
         return a.to(_dtype.as_dtype(dtype, op))
     if not a.dtype.is_floating_point:
+        if op in ("std", "var"):
+            raise RuntimeError(f"std and var only support floating point and complex dtypes (got "
+                               f"{a.dtype._short}: convert it first, e.g. x.float().{op}())")
         raise RuntimeError(
             f"{op}(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {a.dtype.name.capitalize()}. Convert it first, e.g. x.float().{op}()")
+            f"complex dtype. Got: {a.dtype._short}. Convert it first, e.g. x.float().{op}()")
     return a
 
 
 def mean(a, dim=None, keepdim=False, *, dtype=None):
     a = _need_float(a, "mean", dtype)
     dims = common.wrap_dims(dim, a.ndim, "mean")
-    if a.numel() == 0 and not dims:
-        return a.new_full((), float("nan"))
+    if a.numel() == 0:  # the mean of nothing is nan, which PyTorch gives without NumPy's warning
+        import warnings
+        from .pointwise import _fp_quiet
+        with _fp_quiet(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # "Mean of empty slice"
+            return (Mean if dim is None else MeanDim).apply(a, dims=dims, keepdim=keepdim)
     return (Mean if dim is None else MeanDim).apply(a, dims=dims, keepdim=keepdim)
 
 
 def prod(a, dim=None, keepdim=False, *, dtype=None):
+    if dim is not None and not isinstance(dim, int):  # PyTorch's prod takes a single dim
+        raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
     dims = common.wrap_dims(dim, a.ndim, "prod")
-    return Prod.apply(a, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(a, dtype))
+    return (ProdAll if dim is None else Prod).apply(a, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(a, dtype))
 
 
 def cumsum(a, dim, *, dtype=None):
@@ -302,13 +338,14 @@ def cumprod(a, dim, *, dtype=None):
 
 
 def _check_nonempty(a, dims, op):
-    for d in dims or range(a.ndim):
+    if not dims and a.numel() == 0:
+        kind = IndexError if op in ("argmax", "argmin") else RuntimeError  # PyTorch's choice
+        raise kind(f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
+                   "Specify the reduction dim with the 'dim' argument.")
+    for d in dims:
         if a.shape[d] == 0:
             raise IndexError(
                 f"{op}(): Expected reduction dim {d} to have non-zero size (the tensor has shape {list(a.shape)})")
-    if not dims and a.numel() == 0:
-        raise RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
-                           "Specify the reduction dim with the 'dim' argument.")
 
 
 def _max_min(cls_all, cls_dim, op, a, dim=None, keepdim=False):
@@ -327,11 +364,11 @@ def _max_min(cls_all, cls_dim, op, a, dim=None, keepdim=False):
 
 
 def max(a, dim=None, keepdim=False):  # noqa: A001
-    return _max_min(AMax, MaxDim, "max", a, dim, keepdim)
+    return _max_min(MaxAll, MaxDim, "max", a, dim, keepdim)
 
 
 def min(a, dim=None, keepdim=False):  # noqa: A001
-    return _max_min(AMin, MinDim, "min", a, dim, keepdim)
+    return _max_min(MinAll, MinDim, "min", a, dim, keepdim)
 
 
 def amax(a, dim=(), keepdim=False):
@@ -380,19 +417,30 @@ def var(a, dim=None, *, correction=1, keepdim=False, unbiased=None):
 
 
 def std(a, dim=None, *, correction=1, keepdim=False, unbiased=None):
-    return var(a, dim, correction=correction, keepdim=keepdim, unbiased=unbiased).sqrt()
+    _need_float(a, "std")
+    return _root(var(a, dim, correction=correction, keepdim=keepdim, unbiased=unbiased), 2)
+
+
+def _root(s, p):
+    """s ** (1/p) for s >= 0, with gradient 0 (not inf * 0 = nan) where s == 0: PyTorch's choice
+    for the norm of a zero vector and the std of constant data. `s` is replaced by 1 there
+    before the root, so no inf appears even in a second derivative."""
+    from .pointwise import where
+    zero = s == 0
+    safe = where(zero, 1.0, s)
+    return where(zero, 0.0, safe.sqrt() if p == 2 else safe ** (1.0 / p))
 
 
 def norm(a, p="fro", dim=None, keepdim=False):
     """Vector p-norms (2 by default) over `dim`, composed from abs, pow and sum."""
     a = _need_float(a, "norm")
     if p in ("fro", 2, 2.0):
-        return (a * a).sum(dim=dim, keepdim=keepdim).sqrt()
+        return _root((a * a).sum(dim=dim, keepdim=keepdim), 2)
     if p == float("inf"):
         return a.abs().amax(dim=() if dim is None else dim, keepdim=keepdim)
     if p == 1:
         return a.abs().sum(dim=dim, keepdim=keepdim)
-    return (a.abs() ** p).sum(dim=dim, keepdim=keepdim) ** (1.0 / p)
+    return _root((a.abs() ** p).sum(dim=dim, keepdim=keepdim), p)
 
 
 def logsumexp(a, dim, keepdim=False):

@@ -7,8 +7,10 @@ record (and so its version counter) and remembers its base in `_base`.
 from __future__ import annotations
 
 import math
+import weakref
 
 from .._size import Size
+from ..autograd.grad_mode import STATE
 from . import common
 from ._prim import Primitive
 
@@ -19,8 +21,12 @@ class ViewPrimitive(Primitive):
     @classmethod
     def apply(cls, a, **kw):
         out = super().apply(a, **kw)
-        out._storage = a._storage
+        st = out._storage = a._storage
         out._base = a if a._base is None else a._base
+        if STATE.enabled:  # so that an in-place op on this memory can renew the view's history
+            if st.views is None:
+                st.views = weakref.WeakSet()
+            st.views.add(out)
         return out
 
 
@@ -128,6 +134,10 @@ class Transpose(Permute):
     _node_name = "TransposeBackward0"
 
 
+class MatrixT(Permute):
+    _node_name = "TBackward0"  # t() of a matrix; PyTorch gives it its own node name
+
+
 class Expand(ViewPrimitive):
     _node_name = "ExpandBackward0"
 
@@ -158,6 +168,14 @@ class Squeeze(ViewPrimitive):
         return (grad.reshape(ctx.in_shape),)
 
 
+class SqueezeDim(Squeeze):
+    _node_name = "SqueezeBackward1"  # squeeze(dim); squeeze(dims) is SqueezeBackward2, as in PyTorch
+
+
+class SqueezeDims(Squeeze):
+    _node_name = "SqueezeBackward2"
+
+
 class Unsqueeze(ViewPrimitive):
     _node_name = "UnsqueezeBackward0"
 
@@ -184,14 +202,13 @@ class AsStrided(ViewPrimitive):
     @staticmethod
     def backward(ctx, grad):
         # Scatter-add into a buffer shaped like the whole storage (an element may be read
-        # twice), then read the input's own elements back out. Not itself recorded.
-        from .index import index_add_flat
+        # twice), then read the input's own elements back out: two recorded ops, so that a
+        # second derivative goes through too.
+        from .index import Index, IndexPutInto
         xp = grad._device.xp
-        buf = xp.zeros(ctx.numel, dtype=grad._data.dtype)
-        index_add_flat(xp, buf, storage_index(*ctx.geometry, xp), grad._data)
-        out = buf[storage_index(*ctx.in_geometry, xp)]
-        from .._tensor import Tensor
-        return (Tensor._make(out, grad._device),)
+        buf = IndexPutInto.apply(grad.reshape(-1), key=(storage_index(*ctx.geometry, xp).reshape(-1),),
+                                 shape=(ctx.numel,), accumulate=True)
+        return (Index.apply(buf, key=(storage_index(*ctx.in_geometry, xp),)),)
 
 
 def storage_index(size, stride, offset, xp):
@@ -303,7 +320,7 @@ def transpose(a, dim0, dim1):
 def t(a):
     if a.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
-    return transpose(a, 0, 1) if a.ndim == 2 else a.view(a.shape)
+    return MatrixT.apply(a, dims=(1, 0)) if a.ndim == 2 else a.view(a.shape)
 
 
 def expand(a, *shape):
@@ -335,7 +352,8 @@ def squeeze(a, dim=None):
         dims = tuple(i for i, n in enumerate(a.shape) if n == 1)
     else:
         dims = tuple(d for d in common.wrap_dims(dim, a.ndim, "squeeze") if a.shape[d] == 1)
-    return Squeeze.apply(a, dims=dims)
+    cls = Squeeze if dim is None else SqueezeDims if isinstance(dim, (tuple, list)) else SqueezeDim
+    return cls.apply(a, dims=dims)
 
 
 def unsqueeze(a, dim):

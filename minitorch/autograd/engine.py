@@ -12,6 +12,8 @@
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .function import AccumulateGrad, edge
 from .grad_mode import STATE, set_grad_enabled
 
@@ -113,7 +115,8 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     for node, _ in roots:
         if deps.get(node, 0) == 0 and node not in ready:
             ready.append(node)
-    with set_grad_enabled(create_graph):
+    # inf and nan in a gradient are values, as in PyTorch (sqrt at 0, x ** -1 at 0), not warnings
+    with set_grad_enabled(create_graph), np.errstate(all="ignore"):
         while ready:
             node = ready.pop()
             grads = buffers.pop(node, None) or [None]
@@ -128,11 +131,18 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 for nr, ref in node._retain.items():
                     t = ref()
                     if t is not None and nr < len(grads) and grads[nr] is not None:
-                        t.grad = grads[nr] if create_graph else grads[nr].detach()
+                        g = grads[nr] if create_graph else grads[nr].detach()
+                        # like a leaf's, a retained grad adds up over backward calls
+                        t.grad = g if t.grad is None else t.grad + g
             if capture is not None:
                 for nr, g in enumerate(grads):
                     for k in capture.get((node, nr), ()):
                         results[k] = g
+            if grads[0] is None and grads.count(None) == len(grads):  # e.g. a backward returned None
+                if not retain_graph:
+                    node._release()
+                _release_deps(node, deps, ready)
+                continue
             if isinstance(node, AccumulateGrad):
                 if capture is None:
                     _accumulate(node.variable, grads[0], create_graph)
@@ -227,7 +237,7 @@ def _materialize(node, grads):
     metas = node.__dict__.get("_output_meta")
     out = []
     for nr, g in enumerate(grads):
-        if g is None and metas is not None:
+        if g is None and metas is not None and metas[nr] is not None:
             shape, dtype, device = metas[nr]
             g = Tensor._zeros(shape, dtype, device)
         out.append(g)

@@ -37,11 +37,18 @@ class Node:
         self._num_outputs = 1
         self._materialize_grads = True
         self._non_differentiable = ()
+        self._dirty = ()
 
     # -- the ctx API --------------------------------------------------------------------
     def save_for_backward(self, *tensors):
         """Keep tensors for backward; their version is recorded now and checked then."""
-        self._saved = tuple(None if t is None else SavedTensor(t) for t in tensors)
+        try:
+            self._saved = tuple(None if t is None else SavedTensor(t) for t in tensors)
+        except AttributeError:  # not a tensor: checked only on failure, to keep saving cheap
+            k = next(i for i, t in enumerate(tensors) if t is not None and not hasattr(t, "_storage"))
+            raise TypeError(f"save_for_backward can only save variables, but argument {k} is of type "
+                            f"{type(tensors[k]).__name__} (keep other values as ctx attributes, e.g. "
+                            "ctx.k = k)") from None
 
     @property
     def saved_tensors(self):
@@ -68,7 +75,9 @@ class Node:
         self._non_differentiable = tuple(id(t) for t in tensors)
 
     def mark_dirty(self, *tensors):
-        pass  # outputs are always fresh tensors here; accepted so PyTorch code runs
+        """Declare inputs that forward modified in place (and returns): they keep their identity
+        and this node becomes their history."""
+        self._dirty = tuple(id(t) for t in tensors)
 
     # -- introspection ------------------------------------------------------------------
     def name(self):
@@ -100,6 +109,8 @@ class Node:
             res = (res,)
         is_tensor = self.__dict__.get("_arg_is_tensor")
         if is_tensor is not None:  # a custom Function: one gradient per forward argument
+            if len(res) > len(is_tensor) and all(g is None for g in res[len(is_tensor):]):
+                res = res[:len(is_tensor)]  # trailing Nones for defaulted arguments, as PyTorch allows
             if len(res) != len(is_tensor):
                 raise RuntimeError(
                     f"function {self.name()} returned an incorrect number of gradients (expected "
@@ -215,7 +226,7 @@ class Function(metaclass=_FunctionMeta):
     @staticmethod
     def backward(ctx, *grad_outputs):
         raise NotImplementedError(
-            "You must implement either the backward or the vjp method for your custom "
+            "You must implement either the backward or vjp method for your custom "
             "autograd.Function to use it with backward mode AD.")
 
     vjp = backward
@@ -233,21 +244,46 @@ class Function(metaclass=_FunctionMeta):
         outs = (out,) if single else out
         if not record:
             return out
+        # Edges first: an input that forward modified in place (mark_dirty) is about to get this
+        # node as its history, and its edge must still point at the old one.
+        _connect(ctx, tensors)
         wrapped = []
         for i, o in enumerate(outs):
             if isinstance(o, Tensor):
-                if any(o is a for a in tensors):  # an input returned as is: output a new alias
-                    o = o.detach()
+                if any(o is a for a in tensors):
+                    if id(o) in ctx._dirty:
+                        if _rebase_dirty(o, ctx, cls, args):
+                            wrapped.append(o)
+                            continue
+                    else:  # an input returned as is: output a new alias
+                        o = o.detach()
                 if id(o) not in ctx._non_differentiable and o.dtype.is_floating_point:
                     o.requires_grad = True
                     o.grad_fn = ctx
                     o._output_nr = i
             wrapped.append(o)
         ctx._num_outputs = len(outs)
-        _connect(ctx, [a for a in args if isinstance(a, Tensor)])
+        # outputs that get no gradient are handed to backward as zeros (set_materialize_grads)
+        ctx._output_meta = tuple((o.shape, o.dtype, o._device) if isinstance(o, Tensor) else None for o in outs)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         return wrapped[0] if single else tuple(wrapped)
+
+
+def _rebase_dirty(t, node, cls, args):
+    """An input modified in place by forward: PyTorch's in-place rules apply to it. Returns True
+    when it was rebased as a view (CopySlices on its base), False when the caller links it."""
+    from .._ops.inplace import _rebase, check_inplace
+    if t.requires_grad and t.grad_fn is None:
+        raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+    check_inplace(t, f"{cls.__name__}.forward (mark_dirty)")
+    if t._base is None:
+        return False
+    if args[0] is not t:
+        raise NotImplementedError(
+            f"{cls.__name__}: mark_dirty on a view is supported for the first argument of forward only")
+    _rebase(t, node)
+    return True
 
 
 def _connect(node, inputs):

@@ -1,0 +1,128 @@
+"""`python -m bench` (or `make bench`): print the benchmark tables.
+
+    python -m bench                   all groups (about 2-3 minutes on a 2-core laptop)
+    python -m bench --quick           fewer, shorter repeats: rough numbers in ~20 s
+    python -m bench --only small      one group (small, large, autograd, train, gpu); repeatable,
+                                      or comma-separated: --only small,autograd
+    python -m bench --json out.json   also save every number (median, min, calls, ratios)
+    python -m bench --threads 1       NumPy's BLAS and PyTorch both limited to 1 thread
+
+Ratios are minitorch time / NumPy (or PyTorch) time, measured in the same run. PyTorch is
+optional: without it the PyTorch columns say "n/a (PyTorch not installed)".
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+GROUPS = ("small", "large", "autograd", "train", "gpu")
+TITLES = {
+    "small": "Small tensors: per-op cost (10x10 float32, no grad)",
+    "large": "Large tensors: throughput (float32)",
+    "autograd": "Autograd: graph recording, backward, one MLP training step",
+    "train": "Training: one epoch of sklearn digits",
+    "gpu": "GPU: minitorch on CuPy vs raw CuPy, and vs minitorch on the CPU",
+}
+
+
+def run_group(group, cfg, tiny=False):
+    """The rows of one group. `tiny` shrinks the large sizes (smoke tests)."""
+    from . import autograd, gpu, ops, train
+    if group == "small":
+        return ops.small_rows(cfg)
+    if group == "large":
+        return ops.large_rows(cfg, ops.TINY_LARGE_SIZES if tiny else None)
+    if group == "autograd":
+        return autograd.rows(cfg, mlp_batch=8 if tiny else autograd.MLP_BATCH)
+    if group == "train":
+        return train.rows(cfg, limit=200 if tiny else None)
+    if group == "gpu":
+        return gpu.rows(cfg, gpu.TINY_SIZES if tiny else None)
+    raise ValueError(f"unknown group {group!r}; choose from {', '.join(GROUPS)}")
+
+
+def render(group, rows):
+    from . import gpu
+    from ._timing import table
+    if group == "gpu":
+        return gpu.table(TITLES[group], rows)
+    return table(TITLES[group], rows)
+
+
+def summary(rows):
+    """One line per row with a target: met or MISSED, with the ratio."""
+    lines = []
+    for r in rows:
+        status = r.target_status() if r.group != "gpu" else ""
+        if r.group == "gpu" and r.target and not r.skipped:
+            ratio = r.ratio("raw")
+            status = "" if ratio is None else f"<= 1.10x CuPy: {'met' if ratio <= 1.10 else 'MISSED'}"
+        if status:
+            other = r.target[0]
+            ratio = r.ratio(other)
+            lines.append(f"  {status.split(': ')[-1]:<7} {r.name.strip()}: "
+                         f"{'n/a' if ratio is None else f'{ratio:.2f}x'} (target {status.split(':')[0]})")
+    return lines
+
+
+def main(argv=None):
+    from ._timing import Config, environment, header, save_json, setup_threads
+    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="fewer, shorter repeats (rough numbers, for smoke tests)")
+    p.add_argument("--only", action="append", default=None, metavar="GROUP",
+                   help=f"run only these groups ({', '.join(GROUPS)}); repeatable or comma-separated")
+    p.add_argument("--json", metavar="PATH", help="save all results as JSON")
+    p.add_argument("--threads", type=int, default=None,
+                   help="threads for NumPy's BLAS and PyTorch (default: what NumPy's BLAS uses)")
+    p.add_argument("--repeat", type=int, default=None, help="repeats per measurement (default 7, --quick 3)")
+    p.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # smoke tests: tiny sizes
+    p.add_argument("--min-time", type=float, default=None, help=argparse.SUPPRESS)  # smoke tests: seconds/repeat
+    args = p.parse_args(argv)
+
+    groups = []
+    for item in args.only or GROUPS:
+        for g in item.split(","):
+            g = g.strip()
+            if g not in GROUPS:
+                p.error(f"unknown group {g!r} (choose from {', '.join(GROUPS)})")
+            if g not in groups:
+                groups.append(g)
+
+    cfg = Config.make(quick=args.quick, repeat=args.repeat, min_time=args.min_time)
+    setup_threads(cfg, args.threads)
+    env = environment(cfg)
+    print(header(env), flush=True)
+    started = time.perf_counter()
+    all_rows = []
+    for g in groups:
+        rows = run_group(g, cfg, tiny=args.tiny)
+        all_rows += rows
+        print()
+        print(render(g, rows), flush=True)
+    lines = summary(all_rows)
+    if lines:
+        print("\nTargets")
+        print("=======")
+        print("\n".join(lines))
+    load = _loadavg()
+    print(f"\n(done in {time.perf_counter() - started:.0f} s" + (f"; load average now {load}" if load else "") + ")")
+    if args.json:
+        env["elapsed_s"] = time.perf_counter() - started
+        env["loadavg_end"] = load
+        save_json(args.json, env, all_rows)
+        print(f"results saved to {args.json}")
+    return 0
+
+
+def _loadavg():
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except (OSError, AttributeError):
+        return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Training examples on real (and one synthetic) data; each script's main() returns its metrics."""

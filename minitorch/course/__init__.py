@@ -1,0 +1,14 @@
+"""The course machinery: exercises with check/hint/solution, progress, release and grading.
+
+    from minitorch.course import load_exercise, show_progress
+    q1, q2, q3 = load_exercise("01_strides")
+
+Instructors:  python -m minitorch.course.release            (solutions/ -> exercises/)
+              python -m minitorch.course.grade CLASS_DIR --exercise 01_strides --out OUT
+"""
+from __future__ import annotations
+
+from .check import CheckFailed, CheckResult, Question, load_exercise
+from .progress import show_progress
+
+__all__ = ["CheckFailed", "CheckResult", "Question", "load_exercise", "show_progress"]

@@ -1,0 +1,217 @@
+"""Self-paced feedback inside an exercise notebook: q1.check(), q1.hint(), q1.solution().
+
+    from minitorch.course import load_exercise
+    q1, q2, q3 = load_exercise("01_strides")
+    q1.check()        # ✔ correct / ✘ what was wrong (input, expected, actual) / not attempted
+    q1.hint()         # the first hint; q1.hint(2) the second
+    q1.solution()     # a reference answer (you asked for it)
+
+check() finds your function by name in the notebook, calls it on the question's inputs and
+compares each result with the reference, exactly as the grader does (same inputs, same
+comparison). When it does not pass it raises CheckFailed, an AssertionError that Jupyter shows
+as the message alone; that is also how nbgrader sees a failed test cell.
+"""
+from __future__ import annotations
+
+import html
+import inspect
+import sys
+import textwrap
+from dataclasses import dataclass, field
+
+from . import progress
+from .grading.harness import ForbiddenCallError, forbid_calls
+from .spec import CaseOutcome, Exercise, QuestionSpec, Raised, judge, run_in_process
+
+STATUSES = ("correct", "incorrect", "not_attempted", "missing")
+
+
+@dataclass
+class CheckResult:
+    question: str
+    function: str
+    status: str                 # one of STATUSES
+    message: str                # one line
+    details: list[str] = field(default_factory=list)
+    passed: int = 0
+    total: int = 0
+    failures: list[CaseOutcome] = field(default_factory=list)
+    forbidden: list[str] = field(default_factory=list)
+
+    def __bool__(self):
+        return self.status == "correct"
+
+    def lines(self):
+        return [self.message, *("  " + d for d in self.details)]
+
+    def __repr__(self):
+        return "\n".join(self.lines())
+
+    def _repr_html_(self):
+        color = {"correct": "#1a7f37", "incorrect": "#cf222e"}.get(self.status, "#9a6700")
+        body = "".join(f"<div style='margin-left:1em'>{html.escape(d)}</div>" for d in self.details)
+        return (f"<div style='border-left:4px solid {color};padding:4px 8px'>"
+                f"<b style='color:{color}'>{html.escape(self.message)}</b>{body}</div>")
+
+
+class CheckFailed(AssertionError):
+    """A check that did not pass. Jupyter shows only the message, not a traceback."""
+
+    def __init__(self, result: CheckResult):
+        super().__init__("\n".join(result.lines()))
+        self.result = result
+
+    def _render_traceback_(self):
+        color = "\x1b[1;31m" if self.result.status == "incorrect" else "\x1b[1;33m"
+        return [color + self.result.message + "\x1b[0m", *("  " + d for d in self.result.details)]
+
+
+def _display(obj):
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+        if get_ipython() is not None:
+            display(obj)
+            return
+    except ImportError:
+        pass
+    print(repr(obj))
+
+
+class _Text:
+    def __init__(self, text, html_text=None):
+        self.text, self.html = text, html_text
+
+    def __repr__(self):
+        return self.text
+
+    def _repr_html_(self):
+        return self.html
+
+
+class Question:
+    """One graded question of an exercise, as the learner sees it in the notebook."""
+
+    def __init__(self, exercise: Exercise, spec: QuestionSpec):
+        self.exercise, self.spec = exercise, spec
+
+    def __repr__(self):
+        return (f"<{self.spec.id}: {self.spec.title}; write {self.spec.function}(), then "
+                f"{self.spec.id}.check(); {self.spec.id}.hint() and {self.spec.id}.solution() help>")
+
+    # ---- check ---------------------------------------------------------------------------
+    def check(self, *, cases=None, random=0, seed=None, fn=None):
+        """Check your function (found by name in your notebook). With no arguments: the
+        visible tests. cases/random/seed: exactly those inputs (hidden tests use this)."""
+        if fn is None:
+            fn = sys._getframe(1).f_globals.get(self.spec.function)
+        result = self.evaluate(fn, cases=cases, random=random, seed=seed)
+        progress.record_check(self.exercise.name, self.spec.id, result.status, result.passed,
+                              result.total)
+        if not result:
+            raise CheckFailed(result)
+        _display(result)
+
+    def evaluate(self, fn, *, cases=None, random=0, seed=None) -> CheckResult:
+        """The verdict on fn, without recording or raising."""
+        s, name = self.spec, self.spec.function
+        if fn is None:
+            return CheckResult(s.id, name, "missing", f"✘ {s.id}: {name} is not defined yet",
+                               [f"Run the cell where you define {name}, then run this one again."])
+        if not callable(fn):
+            return CheckResult(s.id, name, "missing", f"✘ {s.id}: {name} is not a function",
+                               [f"{name} is a {type(fn).__name__}; define it with `def {name}(...):`"])
+        case_list = s.cases(cases, random, seed)
+        expected = [s.reference(*_copy(c.args)) for c in case_list]
+        forbidden = []
+        restore = forbid_calls(self.exercise.forbidden_calls, forbidden.append)
+        try:
+            actual = [run_in_process(fn, c.args) for c in case_list]
+        finally:
+            restore()
+        outcomes = [judge(s, c, e, a) for c, e, a in zip(case_list, expected, actual)]
+        return self._verdict(outcomes, forbidden)
+
+    def _verdict(self, outcomes, forbidden):
+        s, name = self.spec, self.spec.function
+        total = len(outcomes)
+        passed = sum(o.ok for o in outcomes)
+        failures = [o for o in outcomes if not o.ok]
+        hint = (f"Stuck? {s.id}.hint() gives a hint ({len(s.hints)} in all); "
+                f"{s.id}.solution() shows an answer.")
+        if failures and all(isinstance(o.actual, Raised) and o.actual.type == "NotImplementedError"
+                            for o in failures) and passed == 0:
+            return CheckResult(s.id, name, "not_attempted", f"· {s.id}: {name} is not written yet",
+                               [f"Replace `raise NotImplementedError(...)` in {name} with your code, "
+                                "run that cell, then run this one again.", hint], 0, total, failures)
+        if forbidden:
+            used = sorted(set(forbidden))
+            return CheckResult(
+                s.id, name, "incorrect", f"✘ {s.id}: {name} uses {', '.join(used[:3])}",
+                [f"Not allowed here: {self.exercise.forbidden_reason or 'see the exercise text'}.",
+                 hint], passed, total, failures, used)
+        if failures:
+            first = failures[0]
+            details = [first.reason]
+            if len(failures) > 1:
+                details.append(f"({len(failures)} of {total} cases fail; this is the first.)")
+            details.append(hint)
+            return CheckResult(s.id, name, "incorrect",
+                               f"✘ {s.id}: {name} is not right yet ({passed}/{total} cases pass)",
+                               details, passed, total, failures)
+        return CheckResult(s.id, name, "correct", f"✔ {s.id}: {name} is correct ({total} cases pass)",
+                           [], passed, total)
+
+    # ---- hints and solution -----------------------------------------------------------
+    def hint(self, n=1):
+        """Hint n (1, 2, ...); each says a little more than the one before."""
+        hints = self.spec.hints
+        if not hints:
+            _display(_Text("No hints for this question."))
+            return
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= len(hints):
+            _display(_Text(f"{self.spec.id} has hints 1 to {len(hints)}: {self.spec.id}.hint(1) ... "
+                           f"{self.spec.id}.hint({len(hints)})"))
+            return
+        progress.record_hint(self.exercise.name, self.spec.id, n)
+        more = (f" (more: {self.spec.id}.hint({n + 1}))" if n < len(hints)
+                else f" (that was the last; {self.spec.id}.solution() shows an answer)")
+        text = f"Hint {n} of {len(hints)} for {self.spec.id}: {hints[n - 1]}{more}"
+        _display(_Text(text, f"<div style='border-left:4px solid #0969da;padding:4px 8px'>"
+                             f"{html.escape(text)}</div>"))
+
+    def solution(self):
+        """Show a reference answer. Try the hints first: you learn more from writing it."""
+        progress.record_solution(self.exercise.name, self.spec.id)
+        src = textwrap.dedent(inspect.getsource(self.spec.reference))
+        _display(_Text(f"A reference answer for {self.spec.id}:\n\n{src}",
+                       f"<div><b>A reference answer for {self.spec.id}</b> (compare it with yours; "
+                       f"then write yours again without looking):<pre>{html.escape(src)}</pre></div>"))
+
+
+def _copy(args):
+    from .spec import decode_plain_copy
+    return tuple(decode_plain_copy(a) for a in args)
+
+
+class ExerciseHandle(tuple):
+    """The questions of one exercise: `q1, q2, q3 = load_exercise("01_strides")`."""
+
+    exercise: Exercise
+
+    def __new__(cls, exercise):
+        self = super().__new__(cls, [Question(exercise, q) for q in exercise.questions])
+        self.exercise = exercise
+        return self
+
+    def __repr__(self):
+        return f"<exercise {self.exercise.name}: {', '.join(q.spec.id for q in self)}>"
+
+
+def load_exercise(name) -> ExerciseHandle:
+    from .exercises import get_exercise
+    return ExerciseHandle(get_exercise(name))
+
+
+__all__ = ["CheckFailed", "CheckResult", "ExerciseHandle", "ForbiddenCallError", "Question",
+           "load_exercise"]

@@ -1,0 +1,203 @@
+"""Exercise 01, strides: where does element [i, j, k] of a tensor live in memory?
+
+The learner writes three small functions in plain Python; the reference solutions below are
+the same code as the solution cells of solutions/01_strides.ipynb (a test keeps them equal).
+Inputs come from fixed lists, from real minitorch views (their .shape, .stride() and
+.storage_offset()), and from seeded random generators; some sizes are beyond 2**31 on purpose:
+the answer then needs Python's exact integers, and code that builds a NumPy array to read its
+strides fails there.
+"""
+from __future__ import annotations
+
+from ..spec import Exercise, QuestionSpec
+
+
+# ---- reference solutions (identical to the solution cells of the notebook) ----------------
+def contiguous_strides(shape):
+    """Strides, in elements, of a row-major (contiguous) tensor of this shape.
+
+    contiguous_strides((2, 3, 4)) == (12, 4, 1)
+    """
+    strides = []
+    step = 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= size
+    return tuple(reversed(strides))
+
+
+def flat_index(index, strides, offset=0):
+    """Position in storage of the element at `index` of a tensor with these strides.
+
+    flat_index((1, 2), (3, 1)) == 5
+    """
+    position = offset
+    for i, stride in zip(index, strides):
+        position += i * stride
+    return position
+
+
+def is_contiguous(shape, strides):
+    """True when a tensor with this shape and these strides is laid out row-major with no
+    gaps. Like PyTorch, the stride of a dim of size 1 does not matter."""
+    expected = 1
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size == 1:
+            continue  # we never step along a size-1 dim, so its stride is never used
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+# ---- inputs -------------------------------------------------------------------------------
+HUGE = (2 ** 31, 2 ** 33, 2 ** 40, 3 * 2 ** 35)
+
+
+def _views():
+    """Real minitorch views: (name, shape, stride, storage_offset)."""
+    import minitorch
+    x = minitorch.arange(24).reshape(2, 3, 4)
+    views = {
+        "x": x, "x.T": x.T, "x.transpose(0, 1)": x.transpose(0, 1), "x.permute(1, 2, 0)":
+        x.permute(1, 2, 0), "x[:, 1]": x[:, 1], "x[..., ::2]": x[..., ::2],
+        "x[1:, :, 1:3]": x[1:, :, 1:3], "x.unsqueeze(1)": x.unsqueeze(1), "x[:, :1]": x[:, :1],
+        "x[0, 0]": x[0, 0], "x[1, 2, 3]": x[1, 2, 3], "x[:, None, :, :1]": x[:, None, :, :1],
+        "x.reshape(6, 4)[::2]": x.reshape(6, 4)[::2],
+        "arange(4).expand(3, 4)": minitorch.arange(4).expand(3, 4),
+        "as_strided(arange(24), (3, 3), (4, 1), 2)": minitorch.as_strided(
+            minitorch.arange(24), (3, 3), (4, 1), 2),
+    }
+    return [(k, tuple(v.shape), tuple(v.stride()), v.storage_offset()) for k, v in views.items()]
+
+
+def _random_shape(rng, max_ndim=5, max_size=5, huge=0.08, ones=0.25):
+    shape = []
+    for _ in range(rng.randint(0, max_ndim)):
+        r = rng.random()
+        if r < huge:
+            shape.append(rng.choice(HUGE))
+        elif r < huge + ones:
+            shape.append(1)
+        else:
+            shape.append(rng.randint(2, max_size))
+    return tuple(shape)
+
+
+def _visible_q1():
+    return [((2, 3, 4),), ((5,),), ((),), ((3, 1, 2),), ((1, 1),), ((2, 2, 2, 2),),
+            ((4, 3),), ((7, 1),), ((1, 6),), ((2 ** 33, 2 ** 33, 2 ** 33),)]
+
+
+def _random_q1(rng, n):
+    return [(_random_shape(rng, max_ndim=6),) for _ in range(n)]
+
+
+def _visible_q2():
+    cases = [((1, 2), (3, 1)), ((0, 0, 0), (12, 4, 1), 0), ((1, 2, 3), (12, 4, 1), 0),
+             ((1, 2), (1, 3), 0), ((2,), (2,), 1), ((), (), 7), ((2, 3), (0, 1), 0),
+             ((1, 1, 1), (12, 4, 1), 5), ((3, 0), (2 ** 40, 1), 0)]
+    for _name, shape, stride, offset in _views():
+        last = tuple(n - 1 for n in shape)
+        mid = tuple(n // 2 for n in shape)
+        cases += [(last, stride, offset), (mid, stride, offset)]
+    return cases
+
+
+def _random_q2(rng, n):
+    out = []
+    for _ in range(n):
+        shape = _random_shape(rng, huge=0.05)
+        strides = list(contiguous_strides(shape))
+        how = rng.random()
+        if how < 0.3:
+            rng.shuffle(strides)
+        elif how < 0.6:
+            strides = [rng.choice([0, 1, 2, 3, 5, 8, 13, 60, 2 ** 40]) for _ in shape]
+        index = tuple(rng.randrange(size) for size in shape)
+        if rng.random() < 0.3:
+            out.append((index, tuple(strides)))
+        else:
+            out.append((index, tuple(strides), rng.choice([0, 1, 4, 13, 1000, 2 ** 35])))
+    return out
+
+
+def _visible_q3():
+    cases = [((2, 3, 4), (12, 4, 1)), ((2, 3), (1, 2)), ((3, 1, 2), (2, 99, 1)),
+             ((3, 4), (0, 1)), ((1, 4), (0, 1)), ((4, 1), (1, 1)), ((), ()),
+             ((2, 3), (6, 2)), ((2, 3), (4, 1)), ((5,), (1,)), ((5,), (2,)), ((1,), (7,)),
+             ((2 ** 33, 2 ** 33), (2 ** 33, 1)), ((2 ** 33, 2 ** 33), (1, 2 ** 33))]
+    cases += [(shape, stride) for _name, shape, stride, _offset in _views()]
+    return cases
+
+
+def _random_q3(rng, n):
+    out = []
+    for _ in range(n):
+        shape = _random_shape(rng, huge=0.05, ones=0.3)
+        strides = list(contiguous_strides(shape))
+        how = rng.random()
+        big = [i for i, s in enumerate(shape) if s != 1]
+        ones = [i for i, s in enumerate(shape) if s == 1]
+        if how < 0.3 and ones:        # any stride on a size-1 dim: still contiguous
+            for i in ones:
+                strides[i] = rng.choice([0, 1, 7, 100, 2 ** 40])
+        elif how < 0.5 and len(big) >= 2:   # transposed: not contiguous
+            i, j = rng.sample(big, 2)
+            strides[i], strides[j] = strides[j], strides[i]
+        elif how < 0.65 and big:     # a gap, as after slicing with a step
+            strides[rng.choice(big)] *= rng.choice([2, 3])
+        elif how < 0.8 and big:      # an expanded dim
+            strides[rng.choice(big)] = 0
+        elif how < 0.9:
+            strides = [rng.randint(0, 30) for _ in shape]
+        out.append((shape, tuple(strides)))
+    return out
+
+
+# ---- the exercise ---------------------------------------------------------------------------
+EXERCISE = Exercise(
+    name="01_strides",
+    title="Strides: where does element [i, j, k] live?",
+    forbidden_calls=("numpy.*",),
+    forbidden_imports=("minitorch", "torch", "jax", "tensorflow"),
+    forbidden_reason="these three functions must be plain Python: NumPy and minitorch compute "
+                     "strides for you, which is what this exercise asks you to do",
+    questions=[
+        QuestionSpec(
+            id="q1", function="contiguous_strides", title="(a) strides of a contiguous tensor",
+            solution_cell="contiguous_strides", test_cell="test_contiguous_strides",
+            reference=contiguous_strides, visible_cases=_visible_q1, random_cases=_random_q1,
+            hints=[
+                "The last dim always has stride 1: neighbours along it sit next to each other "
+                "in memory.",
+                "Walk the shape from the last dim to the first, keeping a running product of "
+                "the sizes you have passed: that product is the stride of the next dim.",
+                "For (2, 3, 4): stride[2] = 1, stride[1] = 4, stride[0] = 3 * 4 = 12. Return a "
+                "tuple of Python ints (like PyTorch's .stride()), and () for a 0-d shape ().",
+            ]),
+        QuestionSpec(
+            id="q2", function="flat_index", title="(b) from an index to a position in storage",
+            solution_cell="flat_index", test_cell="test_flat_index",
+            reference=flat_index, visible_cases=_visible_q2, random_cases=_random_q2,
+            hints=[
+                "One step along dim d moves strides[d] elements through memory.",
+                "So index (i, j, k) lives at offset + i*strides[0] + j*strides[1] + k*strides[2].",
+                "zip(index, strides) pairs each index with its stride. A 0-d tensor has index () "
+                "and lives at `offset`; the offset defaults to 0.",
+            ]),
+        QuestionSpec(
+            id="q3", function="is_contiguous", title="(c) PyTorch's is_contiguous rule",
+            solution_cell="is_contiguous", test_cell="test_is_contiguous",
+            reference=is_contiguous, visible_cases=_visible_q3, random_cases=_random_q3,
+            hints=[
+                "Contiguous means the strides are those of contiguous_strides(shape), except "
+                "that dims of size 1 are ignored: you never step along them.",
+                "Walk from the last dim to the first with an expected stride that starts at 1. "
+                "Skip size-1 dims; every other dim must have exactly the expected stride, which "
+                "you then multiply by that dim's size.",
+                "An expanded dim (stride 0), a transposed pair or a gap from a step slice breaks "
+                "the rule; a size-1 dim with any stride does not. Return a bool.",
+            ]),
+    ],
+)

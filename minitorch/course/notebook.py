@@ -1,0 +1,269 @@
+"""Reading notebooks in nbgrader's authoring format, and the release transform.
+
+A solutions notebook marks its cells with nbgrader metadata (schema version 3):
+
+    solution cell   {"solution": true,  "grade": false, "locked": false, "grade_id": ...}
+    test cell       {"solution": false, "grade": true,  "locked": true,  "grade_id": ..., "points": N}
+    locked cell     {"solution": false, "grade": false, "locked": true,  "grade_id": ...}
+
+and its sources use nbgrader's delimiters: `### BEGIN SOLUTION` / `### END SOLUTION` around the
+answer, `### BEGIN HIDDEN TESTS` / `### END HIDDEN TESTS` around tests the learner never sees.
+A hidden block holds `qN.check(cases=[...], random=N, seed=S)` calls with literal arguments,
+which nbgrader executes as they are and which our grader reads (never executes) with `ast`.
+
+Everything here works on plain JSON dicts and never trusts a submitted notebook's structure.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import re
+
+STUB_MESSAGE = "Replace this line with your code, then run the test cell below."
+CODE_STUB = ["# YOUR CODE HERE", f'raise NotImplementedError("{STUB_MESSAGE}")']
+MARKDOWN_STUB = "YOUR ANSWER HERE"
+NBGRADER_KEYS = ("grade", "solution", "locked", "points", "grade_id", "task")
+
+_DELIM = r"^\s*#+\s*{}\s*$"
+BEGIN_SOLUTION = re.compile(_DELIM.format("BEGIN SOLUTION"))
+END_SOLUTION = re.compile(_DELIM.format("END SOLUTION"))
+BEGIN_HIDDEN = re.compile(_DELIM.format("BEGIN HIDDEN TESTS"))
+END_HIDDEN = re.compile(_DELIM.format("END HIDDEN TESTS"))
+
+
+class NotebookError(ValueError):
+    """A notebook that is not well formed (the message says how)."""
+
+
+# ---- reading ---------------------------------------------------------------------------------
+def parse_notebook(data: bytes | str) -> dict:
+    """JSON -> notebook dict, checking only what we rely on. Raises NotebookError."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise NotebookError(f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+    try:
+        nb = json.loads(data)
+    except json.JSONDecodeError as e:
+        raise NotebookError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise NotebookError("not valid notebook JSON: nested too deeply") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        raise NotebookError("valid JSON, but not a Jupyter notebook (no list of cells)")
+    for i, cell in enumerate(nb["cells"]):
+        if not isinstance(cell, dict) or not isinstance(cell.get("cell_type"), str):
+            raise NotebookError(f"cell {i} is not a notebook cell")
+        try:
+            cell_source(cell)
+        except NotebookError as e:
+            raise NotebookError(f"cell {i}: {e}") from None
+        if "metadata" in cell and not isinstance(cell["metadata"], dict):
+            raise NotebookError(f"cell {i}: metadata is not an object")
+    return nb
+
+
+def cell_source(cell) -> str:
+    src = cell.get("source", "")
+    if isinstance(src, str):
+        return src
+    if isinstance(src, list) and all(isinstance(s, str) for s in src):
+        return "".join(src)
+    raise NotebookError("its source is neither a string nor a list of strings")
+
+
+def nbgrader(cell) -> dict:
+    meta = cell.get("metadata")
+    nbg = meta.get("nbgrader") if isinstance(meta, dict) else None
+    return nbg if isinstance(nbg, dict) else {}
+
+
+def grade_id(cell):
+    gid = nbgrader(cell).get("grade_id")
+    return gid if isinstance(gid, str) else None
+
+
+def exercise_name(nb):
+    meta = nb.get("metadata")
+    mt = meta.get("minitorch") if isinstance(meta, dict) else None
+    name = mt.get("exercise") if isinstance(mt, dict) else None
+    return name if isinstance(name, str) else None
+
+
+# ---- the two transforms ------------------------------------------------------------------------
+def _replace_blocks(source, begin, end, replacement_lines, what):
+    out, inside, indent = [], False, ""
+    for line in source.split("\n"):
+        if begin.match(line):
+            if inside:
+                raise NotebookError(f"{what}: a second BEGIN before END")
+            inside, indent = True, line[: len(line) - len(line.lstrip())]
+            out.extend(indent + r for r in replacement_lines)
+        elif end.match(line):
+            if not inside:
+                raise NotebookError(f"{what}: END without BEGIN")
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise NotebookError(f"{what}: BEGIN without END")
+    return "\n".join(out)
+
+
+def strip_solution(source: str) -> str:
+    """The learner's version of a solution cell: each solution block becomes the stub."""
+    return _replace_blocks(source, BEGIN_SOLUTION, END_SOLUTION, CODE_STUB, "solution block")
+
+
+def strip_hidden(source: str) -> str:
+    """A test cell without its hidden tests (and without the blank lines they leave)."""
+    return _replace_blocks(source, BEGIN_HIDDEN, END_HIDDEN, [], "hidden tests").rstrip("\n")
+
+
+def without_markers(source: str) -> str:
+    """A solution cell as plain code: the delimiter lines dropped, the solution kept."""
+    return "\n".join(ln for ln in source.split("\n")
+                     if not (BEGIN_SOLUTION.match(ln) or END_SOLUTION.match(ln)))
+
+
+def hidden_blocks(source: str) -> list[str]:
+    blocks, cur = [], None
+    for line in source.split("\n"):
+        if BEGIN_HIDDEN.match(line):
+            cur = []
+        elif END_HIDDEN.match(line):
+            if cur is not None:
+                blocks.append("\n".join(cur))
+            cur = None
+        elif cur is not None:
+            cur.append(line)
+    return blocks
+
+
+def parse_hidden_checks(block: str) -> list[tuple[str, dict]]:
+    """`q1.check(cases=[...], random=50, seed=7)` lines -> [("q1", {kwargs})]. Only literal
+    arguments are accepted: the grader reads hidden tests, it never executes them."""
+    try:
+        tree = ast.parse(block)
+    except SyntaxError as e:
+        raise NotebookError(f"hidden tests do not parse: {e}") from None
+    calls = []
+    for stmt in tree.body:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and call.func.attr == "check" and isinstance(call.func.value, ast.Name)
+                and not call.args):
+            raise NotebookError("hidden tests must be `qN.check(cases=[...], random=N, seed=S)` "
+                                f"calls; found: {ast.unparse(stmt)[:80]}")
+        kwargs = {}
+        for kw in call.keywords:
+            if kw.arg not in ("cases", "random", "seed"):
+                raise NotebookError(f"unknown argument {kw.arg!r} in hidden check()")
+            try:
+                kwargs[kw.arg] = literal(kw.value)
+            except ValueError as e:
+                raise NotebookError(f"hidden check() argument {kw.arg}: {e}") from None
+        calls.append((call.func.value.id, kwargs))
+    return calls
+
+
+_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+        ast.FloorDiv: lambda a, b: a // b, ast.Pow: lambda a, b: a ** b}
+
+
+def literal(node):
+    """ast.literal_eval plus integer arithmetic (`2 ** 40`, `(1,) * 8`), bounded in size:
+    hidden tests stay readable, and reading them still runs no code."""
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool, str, type(None)):
+        return node.value
+    if isinstance(node, (ast.Tuple, ast.List)):
+        items = [literal(e) for e in node.elts]
+        return tuple(items) if isinstance(node, ast.Tuple) else items
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = literal(node.operand)
+        if type(v) in (int, float):
+            return -v
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        a, b = literal(node.left), literal(node.right)
+        if type(a) is int and type(b) is int and not (isinstance(node.op, ast.Pow) and not 0 <= b <= 512):
+            return _OPS[type(node.op)](a, b)
+        if (isinstance(node.op, ast.Mult) and isinstance(a, (tuple, list)) and type(b) is int
+                and 0 <= b * len(a) <= 4096):
+            return a * b
+    raise ValueError(f"not a literal: {ast.unparse(node)[:60]}")
+
+
+def release(nb: dict, name: str, source_path: str = "") -> dict:
+    """solutions notebook -> exercise notebook (a new dict; the input is not changed)."""
+    out = copy.deepcopy(nb)
+    for i, cell in enumerate(out["cells"]):
+        meta = nbgrader(cell)
+        src = cell_source(cell)
+        where = f"cell {i} ({meta.get('grade_id', 'no grade_id')})"
+        try:
+            if meta.get("solution"):
+                if cell["cell_type"] == "code":
+                    if not any(BEGIN_SOLUTION.match(ln) for ln in src.split("\n")):
+                        raise NotebookError("a solution cell without ### BEGIN SOLUTION")
+                    src = strip_solution(src)
+                else:
+                    src = MARKDOWN_STUB
+            src = strip_hidden(src) if hidden_blocks(src) else src
+        except NotebookError as e:
+            raise NotebookError(f"{where}: {e}") from None
+        cell["source"] = src
+        if cell["cell_type"] == "code":
+            cell["outputs"] = []
+            cell["execution_count"] = None
+        if isinstance(cell.get("metadata"), dict):
+            cell["metadata"].pop("execution", None)
+    meta = out.setdefault("metadata", {})
+    meta["minitorch"] = {
+        "exercise": name,
+        "generated": f"from {source_path or 'solutions/' + name + '.ipynb'} by "
+                     "`python -m minitorch.course.release`; do not edit by hand",
+    }
+    return out
+
+
+def dumps(nb: dict) -> str:
+    """Deterministic notebook JSON (nbformat's own layout: indent 1, sorted keys)."""
+    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def validate_source_notebook(nb: dict) -> list[str]:
+    """Problems with a solutions notebook as an nbgrader source (empty list: none)."""
+    problems, seen = [], set()
+    for i, cell in enumerate(nb["cells"]):
+        meta = nbgrader(cell)
+        if not meta:
+            continue
+        gid = meta.get("grade_id")
+        where = f"cell {i} ({gid})"
+        if meta.get("schema_version") != 3:
+            problems.append(f"{where}: nbgrader schema_version is not 3")
+        if not isinstance(gid, str) or not gid:
+            problems.append(f"{where}: no grade_id")
+        elif gid in seen:
+            problems.append(f"{where}: duplicate grade_id")
+        seen.add(gid)
+        for key in ("grade", "solution", "locked"):
+            if not isinstance(meta.get(key), bool):
+                problems.append(f"{where}: nbgrader.{key} is not a bool")
+        if meta.get("grade") and not isinstance(meta.get("points"), (int, float)):
+            problems.append(f"{where}: a graded cell without points")
+        if meta.get("solution") and meta.get("locked"):
+            problems.append(f"{where}: a solution cell cannot be locked")
+        src = cell_source(cell)
+        try:
+            for block in hidden_blocks(src):
+                parse_hidden_checks(block)
+            if hidden_blocks(src) and not meta.get("grade"):
+                problems.append(f"{where}: hidden tests outside a graded test cell")
+            strip_hidden(src)
+            if meta.get("solution") and cell["cell_type"] == "code":
+                strip_solution(src)
+        except NotebookError as e:
+            problems.append(f"{where}: {e}")
+    return problems

@@ -1,0 +1,104 @@
+"""solutions/ -> exercises/: the one command that makes the learners' notebooks.
+
+    python -m minitorch.course.release            # regenerate every exercises/NAME.ipynb
+    python -m minitorch.course.release --check    # exit 1 if exercises/ is out of date
+
+Each solution block (### BEGIN/END SOLUTION) becomes the same stub,
+    # YOUR CODE HERE
+    raise NotImplementedError("Replace this line with your code, then run the test cell below.")
+hidden tests (### BEGIN/END HIDDEN TESTS) are removed, outputs are cleared, and the nbgrader
+metadata is kept (the grader and nbgrader both find cells by grade_id). exercises/ is never
+edited by hand: tests/test_release_sync.py fails when it differs from this command's output.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .notebook import (NotebookError, cell_source, dumps, grade_id, nbgrader, parse_notebook,
+                       release, validate_source_notebook)
+
+
+def repo_root() -> Path:
+    """The directory holding solutions/: the current one, or the checkout this package is in."""
+    for candidate in (Path.cwd(), Path(__file__).resolve().parents[2]):
+        if (candidate / "solutions").is_dir():
+            return candidate
+    return Path.cwd()
+
+
+def check_against_spec(nb, name) -> list[str]:
+    """Problems between a solutions notebook and its exercise module (if it has one)."""
+    from .exercises import all_exercises
+    ex = all_exercises().get(name)
+    if ex is None:
+        return []
+    problems = []
+    cells = {grade_id(c): c for c in nb["cells"] if grade_id(c)}
+    for q in ex.questions:
+        sol, test = cells.get(q.solution_cell), cells.get(q.test_cell)
+        if sol is None or not nbgrader(sol).get("solution"):
+            problems.append(f"{q.id}: no solution cell with grade_id {q.solution_cell!r}")
+        elif f"def {q.function}(" not in cell_source(sol):
+            problems.append(f"{q.id}: cell {q.solution_cell!r} does not define {q.function}()")
+        if test is None or not nbgrader(test).get("grade"):
+            problems.append(f"{q.id}: no graded test cell with grade_id {q.test_cell!r}")
+        elif f"{q.id}.check()" not in cell_source(test):
+            problems.append(f"{q.id}: test cell {q.test_cell!r} does not call {q.id}.check()")
+    return problems
+
+
+def build(source: Path) -> str:
+    """The exercise notebook text for one solutions notebook. Raises NotebookError."""
+    nb = parse_notebook(source.read_bytes())
+    name = source.stem
+    problems = validate_source_notebook(nb) + check_against_spec(nb, name)
+    if problems:
+        raise NotebookError(f"{source}:\n  " + "\n  ".join(problems))
+    return dumps(release(nb, name, f"solutions/{source.name}"))
+
+
+def run(solutions: Path, exercises: Path, names=(), check=False, out=sys.stdout) -> int:
+    sources = sorted(solutions.glob("*.ipynb"))
+    if names:
+        sources = [s for s in sources if s.stem in names or s.name in names]
+    if not sources:
+        print(f"no solutions notebooks found in {solutions}", file=out)
+        return 1
+    stale = 0
+    for src in sources:
+        dst = exercises / src.name
+        try:
+            text = build(src)
+        except NotebookError as e:
+            print(f"error: {e}", file=out)
+            return 1
+        current = dst.read_text(encoding="utf-8") if dst.exists() else None
+        if current == text:
+            print(f"up to date  {dst}", file=out)
+            continue
+        if check:
+            stale += 1
+            print(f"OUT OF DATE {dst} (run: python -m minitorch.course.release)", file=out)
+        else:
+            exercises.mkdir(parents=True, exist_ok=True)
+            dst.write_text(text, encoding="utf-8")
+            print(f"wrote       {dst}", file=out)
+    return 1 if stale else 0
+
+
+def main(argv=None) -> int:
+    root = repo_root()
+    p = argparse.ArgumentParser(prog="python -m minitorch.course.release", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("names", nargs="*", help="only these exercises (e.g. 01_strides)")
+    p.add_argument("--check", action="store_true", help="change nothing; exit 1 if out of date")
+    p.add_argument("--solutions", type=Path, default=root / "solutions")
+    p.add_argument("--exercises", type=Path, default=root / "exercises")
+    a = p.parse_args(argv)
+    return run(a.solutions, a.exercises, a.names, a.check)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
