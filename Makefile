@@ -20,7 +20,7 @@ lab: $(STAMP)
 
 # Library tests and every lesson under nbval (stored outputs compared, after sanitising what
 # differs between machines). Two workers; a notebook's cells stay together on one worker.
-NBVAL := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+NBVAL := --nbval --nbval-current-env --nbval-cell-timeout=120 --nbval-sanitize-with tests/nbval_sanitize.cfg
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadfile $(NBVAL) tests notebooks $(PYTEST_ARGS)
 
