@@ -220,3 +220,61 @@ def test_index_tensor_on_cpu_for_device_tensor():
     a = torch.arange(5.0, device=SIM0)
     out = a[torch.tensor([0, 4])]
     assert out.device == torch.device(SIM0) and out.tolist() == [0.0, 4.0]
+
+
+# ---- modules and optimizers on a second device ------------------------------------------------
+
+def test_module_to_moves_parameters_and_grads_in_place():
+    nn = torch.nn
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+    params_before = list(model.parameters())
+    model(torch.randn(3, 4)).sum().backward()
+    out = model.to(SIM0)
+    assert out is model
+    params_after = list(model.parameters())
+    assert all(a is b for a, b in zip(params_before, params_after))  # same Parameter objects: optimizers keep them
+    assert all(p.device == torch.device(SIM0) for p in params_after)
+    assert all(p.grad.device == torch.device(SIM0) for p in params_after)
+
+
+def test_model_and_input_on_different_devices_raise():
+    model = torch.nn.Linear(4, 2).to(SIM0)
+    with pytest.raises(RuntimeError, match="same device"):
+        model(torch.randn(3, 4))
+
+
+def test_training_on_the_simulated_device_matches_cpu():
+    nn, optim = torch.nn, torch.optim
+
+    def train(device):
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(6, 16), nn.Tanh(), nn.Linear(16, 3)).to(device)
+        opt = optim.Adam(model.parameters(), lr=0.05)
+        torch.manual_seed(1)
+        x = torch.randn(32, 6).to(device)
+        y = torch.randint(0, 3, (32,)).to(device)
+        losses = []
+        for _ in range(15):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        return losses, [p.detach().cpu().numpy() for p in model.parameters()], model
+
+    cpu_losses, cpu_params, _ = train("cpu")
+    sim_losses, sim_params, model = train(SIM0)
+    assert all(p.device == torch.device(SIM0) for p in model.parameters())
+    assert sim_losses[-1] < sim_losses[0]
+    np.testing.assert_allclose(sim_losses, cpu_losses, rtol=1e-6)
+    for a, b in zip(sim_params, cpu_params):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_state_dict_loads_across_devices():
+    a = torch.nn.Linear(3, 2)
+    b = torch.nn.Linear(3, 2).to(SIM1)
+    b.load_state_dict(a.state_dict())
+    assert b.weight.device == torch.device(SIM1)
+    np.testing.assert_array_equal(b.weight.detach().cpu().numpy(), a.weight.detach().numpy())
