@@ -6,6 +6,8 @@
                                       or comma-separated: --only small,autograd
     python -m bench --json out.json   also save every number (median, min, calls, ratios)
     python -m bench --threads 1       NumPy's BLAS and PyTorch both limited to 1 thread
+    python -m bench --stat min        tables show the fastest repeat instead of the median
+                                      (steadier when other processes share the CPUs)
 
 Ratios are minitorch time / NumPy (or PyTorch) time, measured in the same run. PyTorch is
 optional: without it the PyTorch columns say "n/a (PyTorch not installed)".
@@ -62,8 +64,9 @@ def summary(rows):
         if status:
             other = r.target[0]
             ratio = r.ratio(other)
+            why = r.times.get(other) if isinstance(r.times.get(other), str) else "n/a"
             lines.append(f"  {status.split(': ')[-1]:<7} {r.name.strip()}: "
-                         f"{'n/a' if ratio is None else f'{ratio:.2f}x'} (target {status.split(':')[0]})")
+                         f"{why if ratio is None else f'{ratio:.2f}x'} (target {status.split(':')[0]})")
     return lines
 
 
@@ -78,6 +81,10 @@ def main(argv=None):
     p.add_argument("--threads", type=int, default=None,
                    help="threads for NumPy's BLAS and PyTorch (default: what NumPy's BLAS uses)")
     p.add_argument("--repeat", type=int, default=None, help="repeats per measurement (default 7, --quick 3)")
+    p.add_argument("--stat", choices=("median", "min"), default="median",
+                   help="statistic shown in the tables (default median; min is steadier on a busy machine)")
+    p.add_argument("--from-json", metavar="PATH",
+                   help="print the tables of a saved --json run again (e.g. with --stat min); measures nothing")
     p.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # smoke tests: tiny sizes
     p.add_argument("--min-time", type=float, default=None, help=argparse.SUPPRESS)  # smoke tests: seconds/repeat
     args = p.parse_args(argv)
@@ -91,7 +98,19 @@ def main(argv=None):
             if g not in groups:
                 groups.append(g)
 
-    cfg = Config.make(quick=args.quick, repeat=args.repeat, min_time=args.min_time)
+    cfg = Config.make(quick=args.quick, repeat=args.repeat, min_time=args.min_time, stat=args.stat)
+    if args.from_json:
+        from ._timing import load_json
+        env, saved = load_json(args.from_json)
+        env["timing"]["statistic"] = args.stat
+        print(header(env) + f"\n(re-printed from {args.from_json})")
+        for g in groups:
+            rows = [r for r in saved if r.group == g]
+            if rows:
+                print()
+                print(render(g, rows))
+        _print_summary([r for r in saved if r.group in groups], env["timing"]["quick"])
+        return 0
     setup_threads(cfg, args.threads)
     env = environment(cfg)
     print(header(env), flush=True)
@@ -102,11 +121,7 @@ def main(argv=None):
         all_rows += rows
         print()
         print(render(g, rows), flush=True)
-    lines = summary(all_rows)
-    if lines:
-        print("\nTargets")
-        print("=======")
-        print("\n".join(lines))
+    _print_summary(all_rows, cfg.quick)
     load = _loadavg()
     print(f"\n(done in {time.perf_counter() - started:.0f} s" + (f"; load average now {load}" if load else "") + ")")
     if args.json:
@@ -115,6 +130,14 @@ def main(argv=None):
         save_json(args.json, env, all_rows)
         print(f"results saved to {args.json}")
     return 0
+
+
+def _print_summary(rows, quick):
+    lines = summary(rows)
+    if lines:
+        print("\nTargets" + ("  (--quick: rough numbers, not a verdict)" if quick else ""))
+        print("=======")
+        print("\n".join(lines))
 
 
 def _loadavg():

@@ -27,6 +27,7 @@ import timeit
 from dataclasses import dataclass, field
 
 CONTENDERS = ("minitorch", "numpy", "torch")
+STAT = "median"  # the statistic tables and ratios show (Config.make sets it; --stat)
 NO_TORCH = "n/a (PyTorch not installed)"
 
 
@@ -38,12 +39,16 @@ class Config:
     repeat: int = 7
     min_time: float = 0.05  # seconds per repeat, at least
     threads: int | None = None  # filled in by setup_threads
-    settle: float = 0.3  # seconds of pause between contenders that use thread pools
+    settle: float = 0.15  # seconds of pause between blocks of contenders that use thread pools
+    rounds: int = 3  # blocks per contender when not interleaved
+    stat: str = "median"  # what tables and ratios use: "median" or "min" (JSON keeps both)
 
     @classmethod
-    def make(cls, quick=False, repeat=None, min_time=None):
+    def make(cls, quick=False, repeat=None, min_time=None, stat="median"):
+        global STAT
+        STAT = stat
         c = cls(quick=quick, repeat=3 if quick else 7, min_time=0.002 if quick else 0.05,
-                settle=0.02 if quick else 0.3)
+                settle=0.02 if quick else 0.15, rounds=1 if quick else 3, stat=stat)
         if repeat is not None:
             c.repeat = repeat
         if min_time is not None:
@@ -57,6 +62,11 @@ class Timing:
     min: float
     number: int  # calls per repeat
     repeat: int
+
+    @property
+    def value(self):
+        """The per-call time the tables use: the median, or the minimum with --stat min."""
+        return self.min if STAT == "min" else self.median
 
     def as_dict(self):
         return {"median_s": self.median, "min_s": self.min, "number": self.number, "repeat": self.repeat}
@@ -80,8 +90,8 @@ class Row:
 
     def ratio(self, other):
         m, o = self.times.get("minitorch"), self.times.get(other)
-        if isinstance(m, Timing) and isinstance(o, Timing) and o.median > 0:
-            return m.median / o.median
+        if isinstance(m, Timing) and isinstance(o, Timing) and o.value > 0:
+            return m.value / o.value
         return None
 
     def target_status(self):
@@ -140,10 +150,12 @@ def compare(stmts, cfg, namespaces=None, keep_gc=False, interleave=True):
     {contender: Timing}. `keep_gc=True` leaves the garbage collector on (training loops,
     where collecting is part of the real cost); otherwise timeit turns it off, as usual.
 
-    `interleave=False` times the contenders one after the other, with a pause between them:
-    used where BLAS threads are involved. After a call, OpenBLAS's worker threads (NumPy,
-    minitorch) and OpenMP's (PyTorch) keep spinning for a while; interleaved, the two pools
-    fight over the cores and every contender is measured several times too slow.
+    `interleave=True`: one repeat of each contender in turn (A B C A B C ...), so a drift of
+    the machine hits all alike. `interleave=False`, for anything that uses thread pools:
+    blocks of repeats per contender, in up to 3 rounds (AAA BBB CCC AA BB CC ...), with a
+    pause after each block. After a call, OpenBLAS's worker threads (NumPy, minitorch) and
+    OpenMP's (PyTorch) keep spinning for a while; switching contender at every repeat makes
+    the two pools fight over the cores and measures everyone several times too slow.
     """
     timers, numbers, samples = {}, {}, {}
     for c, stmt in stmts.items():
@@ -155,13 +167,15 @@ def compare(stmts, cfg, namespaces=None, keep_gc=False, interleave=True):
         numbers[c] = _calibrate(t, cfg.min_time)
         samples[c] = []
         if not interleave:
-            for _ in range(cfg.repeat):
-                samples[c].append(t.timeit(numbers[c]) / numbers[c])
             time.sleep(cfg.settle)
-    if interleave:
-        for _ in range(cfg.repeat):
-            for c, t in timers.items():
+    rounds = cfg.repeat if interleave else max(1, min(cfg.repeat, cfg.rounds))
+    per_round = [cfg.repeat // rounds + (1 if i < cfg.repeat % rounds else 0) for i in range(rounds)]
+    for k in per_round:
+        for c, t in timers.items():
+            for _ in range(k):
                 samples[c].append(t.timeit(numbers[c]) / numbers[c])
+            if not interleave:
+                time.sleep(cfg.settle)
     return {c: Timing(statistics.median(s), min(s), numbers[c], cfg.repeat) for c, s in samples.items()}
 
 
@@ -303,7 +317,7 @@ def environment(cfg):
         "env": {k: v for k, v in os.environ.items()
                 if k.startswith(("OPENBLAS_", "OMP_", "MKL_")) or k in ("NVPL_BLAS_DEBUG_CPU_TYPE",)},
         "loadavg_start": _loadavg(),
-        "timing": {"repeat": cfg.repeat, "min_time_s": cfg.min_time, "quick": cfg.quick, "statistic": "median"},
+        "timing": {"repeat": cfg.repeat, "min_time_s": cfg.min_time, "quick": cfg.quick, "statistic": cfg.stat},
     }
     try:
         import minitorch
@@ -325,7 +339,7 @@ def header(env):
         "BLAS: " + ("; ".join(env["blas"]) if env["blas"] else "unknown"),
         "environment: " + (", ".join(f"{k}={v}" for k, v in sorted(env["env"].items())) or "(no OPENBLAS_/OMP_/MKL_ "
                                                                                           "variables set)"),
-        f"timing: median per call of {env['timing']['repeat']} interleaved repeats, each >= "
+        f"timing: {env['timing']['statistic']} per call of {env['timing']['repeat']} repeats, each >= "
         f"{env['timing']['min_time_s'] * 1e3:g} ms" + ("  [--quick: rough numbers]" if env["timing"]["quick"] else ""),
     ]
     load = env.get("loadavg_start")
@@ -333,7 +347,7 @@ def header(env):
         busy = load[0] > 0.5
         lines.append(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
                      + ("  WARNING: other processes are using the CPUs; multi-threaded (BLAS) numbers will be "
-                        "noisy. Rerun on an idle machine, or with --threads 1." if busy else ""))
+                        "noisy. Rerun on an idle machine, or use --stat min / --threads 1." if busy else ""))
     return "\n".join(lines)
 
 
@@ -356,7 +370,7 @@ def fmt_ratio(r):
 def _cell(row, c):
     t = row.times.get(c)
     if isinstance(t, Timing):
-        return fmt_time(t.median)
+        return fmt_time(t.value)
     return t or "-"
 
 
@@ -391,6 +405,22 @@ def table(title, rows):
         out.append("notes:")
         out.extend(notes)
     return "\n".join(out)
+
+
+def load_json(path):
+    """(environment, rows) from a file written by save_json: tables can be re-printed, e.g.
+    with another statistic, without measuring again (`python -m bench --from-json PATH`)."""
+    with open(path) as f:
+        data = json.load(f)
+    rows = []
+    for d in data["results"]:
+        times = {}
+        for c, t in d["times"].items():
+            times[c] = (Timing(t["median_s"], t["min_s"], t["number"], t["repeat"]) if isinstance(t, dict) else t)
+        target = (d["target"]["vs"], d["target"]["max_ratio"]) if d.get("target") else None
+        rows.append(Row(d["group"], d["key"], d["name"], times, target=target, note=d.get("note") or "",
+                        skipped=d.get("skipped") or ""))
+    return data["environment"], rows
 
 
 def save_json(path, env, rows):

@@ -130,7 +130,7 @@ def table(title, rows, raw_name="CuPy"):
             body.append([r.name, f"skipped: {r.skipped}"] + [""] * 5)
             continue
         mt, raw, cpu = (r.times.get(k) for k in ("minitorch", "raw", "minitorch_cpu"))
-        speed = (cpu.median / mt.median) if isinstance(cpu, Timing) and isinstance(mt, Timing) else None
+        speed = (cpu.value / mt.value) if isinstance(cpu, Timing) and isinstance(mt, Timing) else None
         status = ""
         ratio = r.ratio("raw")
         if ratio is not None:
@@ -149,4 +149,4 @@ def table(title, rows, raw_name="CuPy"):
 
 
 def _t(t):
-    return fmt_time(t.median) if isinstance(t, Timing) else (t or "-")
+    return fmt_time(t.value) if isinstance(t, Timing) else (t or "-")

@@ -28,7 +28,7 @@ from ._printing import set_printoptions
 from ._ops.pointwise import (abs, add, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, ceil, clamp,  # noqa: A004
                              cos, div, eq, exp, expm1, floor, floor_divide, ge, gt, isfinite, isinf, isnan, le,
                              log, log1p, logical_and, logical_not, logical_or, logical_xor, lt, maximum, minimum,
-                             mul, ne, neg, pow, reciprocal, relu, remainder, round, rsqrt, sigmoid, sign, sin,
+                             mul, ne, neg, pow, reciprocal, relu, remainder, fmod, round, rsqrt, sigmoid, sign, sin,
                              sqrt, square, sub, tanh, true_divide, trunc, where)
 from ._ops.reduce import (all, amax, amin, any, argmax, argmin, cumprod, cumsum, log_softmax, logsumexp, max,  # noqa
                           mean, min, norm, prod, softmax, std, sum, var)

@@ -79,14 +79,24 @@ def _infer_host(data, op):
     if isinstance(data, np.generic):
         arr = np.asarray(data)
         return arr, _dtype.from_numpy_dtype(arr.dtype, op)
+    leaves = set()
+    flat = _unwrap(data, leaves)
     try:
-        arr = np.asarray(_unwrap(data))
+        arr = np.asarray(flat)
     except ValueError:
         raise ValueError(f"{op}(): {_ragged(data)}") from None
-    if arr.dtype == object or arr.dtype.kind in "USV":
+    if arr.dtype == object or arr.dtype.kind in "USV" or arr.dtype == np.uint64:
         bad = _first_bad(data)
+        if bad is None and arr.dtype.kind in "uO":  # all numbers: an int beyond int64
+            raise ValueError("Overflow when unpacking long long (integers must fit in int64)")
         raise TypeError(f"{op}(): could not infer dtype of {type(bad).__name__}; expected numbers, bools, "
                         "or (nested) lists of them")
+    if leaves - _PY_LEAVES:  # NumPy scalars or tensors inside: PyTorch promotes their dtypes
+        dt = None
+        for leaf in leaves:
+            d = _LEAF_DTYPE[leaf]() if leaf in _LEAF_DTYPE else _dtype.from_numpy_dtype(leaf, op)
+            dt = d if dt is None else _dtype.promote_types(dt, d)
+        return arr, dt
     kind = arr.dtype.kind
     if kind == "b":
         dt = _dtype.bool
@@ -99,12 +109,26 @@ def _infer_host(data, op):
     return arr, dt
 
 
-def _unwrap(data):
+_PY_LEAVES = frozenset((bool, int, float))
+_LEAF_DTYPE = {bool: lambda: _dtype.bool, int: lambda: _dtype.int64, float: _dtype.get_default_dtype}
+
+
+def _unwrap(data, leaves):
+    """Nested lists with tensors replaced by numbers; `leaves` collects the type of every leaf
+    (the NumPy dtype of NumPy scalars and tensors), for PyTorch's choice of dtype."""
     T = _T()
     if isinstance(data, T):
-        return data.item() if data.ndim == 0 else data.tolist()
+        if data.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars (to combine "
+                             "tensors into one, use minitorch.stack(list_of_tensors))")
+        leaves.add(data.dtype.np)
+        return data.item()
     if isinstance(data, (list, tuple)):
-        return [_unwrap(x) for x in data]
+        return [_unwrap(x, leaves) for x in data]
+    if isinstance(data, np.generic):
+        leaves.add(data.dtype)
+    elif data.__class__ in _PY_LEAVES:
+        leaves.add(data.__class__)
     return data
 
 

@@ -21,7 +21,7 @@ def _swap(f):
 for _name, _fn in {
     "add": pw.add, "sub": pw.sub, "mul": pw.mul, "div": pw.div, "true_divide": pw.div,
     "pow": pw.pow, "maximum": pw.maximum, "minimum": pw.minimum, "floor_divide": pw.floor_divide,
-    "remainder": pw.remainder, "fmod": pw.remainder,
+    "remainder": pw.remainder, "fmod": pw.fmod,
     "eq": pw.eq, "ne": pw.ne, "lt": pw.lt, "le": pw.le, "gt": pw.gt, "ge": pw.ge,
     "greater": pw.gt, "less": pw.lt, "greater_equal": pw.ge, "less_equal": pw.le, "not_equal": pw.ne,
     "logical_and": pw.logical_and, "logical_or": pw.logical_or, "logical_xor": pw.logical_xor,

@@ -31,7 +31,7 @@ class _Storage:
 class Tensor:
     # class-level defaults: a new tensor only sets what differs, which keeps ops cheap
     requires_grad = False
-    grad = None
+    _grad = None
     grad_fn = None
     _output_nr = 0
     _base = None
@@ -155,6 +155,39 @@ class Tensor:
     @property
     def _version(self):
         return self._storage.version
+
+    @property
+    def grad(self):
+        """The gradient accumulated by backward: kept for leaves (and for tensors that called
+        retain_grad()); None until the first backward."""
+        g = self._grad
+        if g is None and self.grad_fn is not None and not self._retains_grad:
+            import warnings
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
+                "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
+                "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
+                "by mistake, make sure you access the leaf Tensor instead.", UserWarning, stacklevel=2)
+        return g
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:  # a wrong .grad would only fail later, inside an optimizer step
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value.shape != self.shape:
+                raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
+                                   f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor are "
+                                   "the same size")
+            if value.dtype is not self.dtype:
+                raise RuntimeError(f"attempting to assign a gradient with dtype '{value.dtype.name}' to a tensor "
+                                   f"with dtype '{self.dtype.name}'. The gradient must match the tensor's dtype")
+            if value._device != self._device:
+                raise RuntimeError(f"attempting to assign a gradient located on device '{value._device}' to a "
+                                   f"tensor located on device '{self._device}'. Please ensure that the gradient "
+                                   "and the tensor are on the same device")
+        self._grad = value
 
     @property
     def is_leaf(self):

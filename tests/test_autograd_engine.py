@@ -276,7 +276,8 @@ def test_autograd_grad_with_respect_to_an_intermediate():
 def test_autograd_grad_unused_inputs():
     x, unused = leaf([1.0]), leaf([2.0])
     out = (x * 2).sum()
-    with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
+    with pytest.raises(RuntimeError, match="The differentiated Tensor at index 1 appears to not have been used "
+                                           "in the graph. Set allow_unused=True"):
         autograd.grad(out, [x, unused], retain_graph=True)
     gx, gu = autograd.grad(out, [x, unused], allow_unused=True, retain_graph=True)
     assert gu is None and gx.tolist() == [2.0]
@@ -365,7 +366,9 @@ def test_retain_grad():
     assert y.retains_grad and not z.retains_grad
     (y * y + z).sum().backward()
     approx(y.grad, [6, 12])  # 2y
-    assert z.grad is None
+    with pytest.warns(UserWarning, match="The .grad attribute of a Tensor that is not a leaf Tensor is being "
+                                         "accessed.*use .retain_grad()"):
+        assert z.grad is None
     x.retain_grad()  # a leaf keeps its grad anyway: no-op
     assert not x.retains_grad
 
@@ -553,3 +556,70 @@ def test_backward_under_no_grad_still_works():
     with minitorch.no_grad():
         y.backward()
     assert x.grad.tolist() == [4.0]
+
+
+# ---- property-based: broadcasting and views ---------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def broadcast_shapes(draw):
+    """Two shapes that broadcast: a common shape, with dims dropped from the left or set to 1."""
+    full = draw(st.lists(st.integers(1, 4), min_size=0, max_size=4))
+
+    def variant():
+        lead = draw(st.integers(0, len(full)))
+        return tuple(1 if draw(st.booleans()) else n for n in full[lead:])
+
+    return variant(), variant()
+
+
+@settings(max_examples=60, deadline=None)
+@given(broadcast_shapes(), st.sampled_from(["add", "mul", "sub", "div"]))
+def test_broadcast_gradients_are_summed_back_to_each_shape(shapes, op):
+    sa, sb = shapes
+    rng = np.random.default_rng(len(sa) * 7 + len(sb))
+    a_np, b_np = rng.uniform(0.5, 2, sa), rng.uniform(0.5, 2, sb)
+    a, b = leaf(a_np), leaf(b_np)
+    out = {"add": a + b, "mul": a * b, "sub": a - b, "div": a / b}[op]
+    out.sum().backward()
+    shape = np.broadcast_shapes(sa, sb)
+    # d sum / d a and d sum / d b at the broadcast shape, by hand, then summed back (NumPy)
+    da = {"add": 1.0, "mul": b_np, "sub": 1.0, "div": 1 / b_np}[op] * np.ones(shape)
+    db = {"add": 1.0, "mul": a_np, "sub": -1.0, "div": -a_np / b_np ** 2}[op] * np.ones(shape)
+
+    def reduce_to(g, s):
+        g = g.sum(axis=tuple(range(g.ndim - len(s)))) if g.ndim > len(s) else g
+        return g.sum(axis=tuple(i for i, n in enumerate(s) if n == 1), keepdims=True).reshape(s)
+
+    assert a.grad.shape == sa and b.grad.shape == sb
+    np.testing.assert_allclose(np.asarray(a.grad.tolist()).reshape(sa), reduce_to(da, sa), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(b.grad.tolist()).reshape(sb), reduce_to(db, sb), rtol=1e-12)
+
+
+@st.composite
+def slicing(draw):
+    shape = tuple(draw(st.lists(st.integers(1, 5), min_size=1, max_size=3)))
+    key = []
+    for n in shape:
+        start = draw(st.integers(0, n - 1))
+        stop = draw(st.integers(start + 1, n))
+        key.append(slice(start, stop, draw(st.integers(1, 3))))
+    perm = draw(st.permutations(range(len(shape))))
+    return shape, tuple(key), tuple(perm)
+
+
+@settings(max_examples=60, deadline=None)
+@given(slicing())
+def test_gradient_through_a_strided_permuted_view(case):
+    shape, key, perm = case
+    x_np = np.arange(1.0, 1.0 + np.prod(shape)).reshape(shape)
+    x = leaf(x_np)
+    v = x[key].permute(*perm)
+    w_np = np.linspace(-1, 1, v.numel()).reshape(tuple(v.shape))
+    (v * minitorch.tensor(w_np)).sum().backward()
+    expected = np.zeros(shape)
+    expected[key] = np.transpose(w_np, np.argsort(perm))  # the weights land where the view reads
+    np.testing.assert_allclose(np.asarray(x.grad.tolist()), expected, rtol=1e-12)

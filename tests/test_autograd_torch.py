@@ -213,7 +213,39 @@ def _relu_inplace(L, x):
     return y * x
 
 
-INPLACE = [_inplace_nonleaf, _inplace_view, _inplace_view_slice_add, _inplace_sigmoid_chain, _setitem_tensor,
+def _views_taken_before(L, x):
+    y = x * 1
+    row, col = y[0], y[:, 1]
+    y.mul_(x)                      # both views now read x^2
+    row[1:].add_(x[1, 1:])         # and a view of a view changes too
+    return L.cat([row * col[0], col.exp()])
+
+
+def _plain_base_gets_history(L, x):
+    base = L.zeros(3, 4, dtype=L.float64)
+    rows = base[1:]
+    base.add_(x.sin())
+    base[0, ::2] = x[0, 1:3] * 4
+    return rows * base[0]
+
+
+def _duplicate_index_assignment(L, x):
+    y = x * 1
+    # row 0 is written twice: PyTorch gives the gradient to both written values
+    y[L.tensor([0, 0, 2])] = x[L.tensor([1, 2, 1])] * L.tensor([[1.0], [2.0], [3.0]], dtype=L.float64)
+    return y
+
+
+def _double_backward_through_views(L, x):
+    y = x.tanh()
+    z = y * 1
+    z[1:, ::2].mul_(x[:2, 1:3])
+    (g,) = L.autograd.grad((z * z).sum(), x, create_graph=True)
+    return g * g
+
+
+INPLACE = [_views_taken_before, _plain_base_gets_history, _duplicate_index_assignment,
+           _double_backward_through_views, _inplace_nonleaf, _inplace_view, _inplace_view_slice_add, _inplace_sigmoid_chain, _setitem_tensor,
            _inplace_on_view_of_view, _copy_into_nonleaf, _fill_and_zero, _relu_inplace]
 
 
@@ -329,6 +361,30 @@ def test_error_messages_match_torch(name):
     assert expected in ours
 
 
+def _custom_function_program(L):
+    class Cube(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, scale):
+            ctx.save_for_backward(x)
+            ctx.scale = scale
+            return x ** 3 * scale, x.argmax()
+
+        @staticmethod
+        def backward(ctx, g, g_idx):
+            (x,) = ctx.saved_tensors
+            return g * 3 * x ** 2 * ctx.scale, None
+
+    x = L.tensor([0.5, -1.0, 2.0], dtype=L.float64, requires_grad=True)
+    y, idx = Cube.apply(x, 2.0)
+    (g,) = L.autograd.grad((y * y).sum(), x, create_graph=True)
+    g.sum().backward()
+    return type(y.grad_fn).__name__, idx.requires_grad, g.tolist(), x.grad.tolist()
+
+
+def test_custom_function_matches_torch():
+    assert _custom_function_program(minitorch) == _custom_function_program(torch)
+
+
 # ---- hooks, retain_grad, accumulation, modes ----------------------------------------------
 
 def _hooks_program(L):
@@ -440,3 +496,14 @@ def test_grad_mode_decorators_match_torch():
         return f(), inner, h(), L.is_grad_enabled(), prev, off
 
     assert prog(minitorch) == prog(torch)
+
+
+def test_reading_grad_of_a_non_leaf_warns_like_torch():
+    for L in (minitorch, torch):
+        x = L.ones(2, requires_grad=True)
+        y = x * 2
+        y.sum().backward()
+        with pytest.warns(UserWarning, match="The .grad attribute of a Tensor that is not a leaf Tensor is being "
+                                             "accessed. Its .grad attribute won't be populated during "
+                                             "autograd.backward()."):
+            assert y.grad is None

@@ -318,13 +318,17 @@ def test_repr_like_pytorch():
     assert repr(nn.CrossEntropyLoss()) == "CrossEntropyLoss()"
 
 
-def test_module_deepcopy_is_independent():
+def test_module_deepcopy_and_pickle():
     m = Net()
     c = copy.deepcopy(m)
     assert type(c.fc1.weight) is nn.Parameter
     with torch.no_grad():
         c.fc1.weight.fill_(0.0)
     assert not torch.equal(m.fc1.weight.detach(), c.fc1.weight.detach())
+    p = pickle.loads(pickle.dumps(m.eval()))
+    assert type(p.fc2.bias) is nn.Parameter and not p.training and list(p.state_dict()) == list(m.state_dict())
+    x = torch.randn(3, 4)
+    assert torch.equal(p(x), m(x))
 
 
 # ---- containers ---------------------------------------------------------------------------------

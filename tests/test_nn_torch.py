@@ -19,6 +19,13 @@ import minitorch.nn.functional as MF  # noqa: E402
 
 pytestmark = pytest.mark.torch
 
+@pytest.fixture(autouse=True)
+def _seed():
+    """Fresh, fixed random states, so each test sees the same weights whatever ran before."""
+    torch.manual_seed(0)
+    mt.manual_seed(0)
+
+
 TOL = {mt.float32: dict(rtol=2e-5, atol=2e-6), mt.float64: dict(rtol=1e-10, atol=1e-12)}
 
 
@@ -291,6 +298,7 @@ class TextNet:
 
 @pytest.mark.parametrize("make,x", [(mlp, randn(16, 64, seed=11)), (cnn, randn(16, 1, 8, 8, seed=12))])
 def test_whole_model_output_loss_and_gradients(make, x):
+    torch.manual_seed(0)
     tm, mm = make(torch.nn), make(mt.nn)
     assert list(tm.state_dict()) == list(mm.state_dict())
     copy_weights(tm, mm)
@@ -337,12 +345,15 @@ OPT_CASES = [
 
 @pytest.mark.parametrize("name,kw", OPT_CASES)
 def test_optimizer_trajectories_match(name, kw):
-    tm, mm = mlp(torch.nn), mlp(mt.nn)
+    # float64: Adam divides by sqrt(v), which amplifies float32 rounding of tiny gradients
+    # (a unit active for one sample) far past any tolerance that would still catch a wrong rule
+    torch.manual_seed(0)
+    tm, mm = mlp(torch.nn).double(), mlp(mt.nn).double()
     copy_weights(tm, mm)
     topt = getattr(torch.optim, name)(tm.parameters(), **kw)
     mopt = getattr(mt.optim, name)(mm.parameters(), **kw)
     for step in range(6):
-        x = randn(8, 64, seed=step)
+        x = randn(8, 64, seed=step, dtype=np.float64)
         y = np.random.default_rng(step).integers(0, 10, 8)
         for model, opt, lib, F in ((tm, topt, torch, TF), (mm, mopt, mt, MF)):
             opt.zero_grad()
@@ -350,7 +361,7 @@ def test_optimizer_trajectories_match(name, kw):
             opt.step()
         tp = dict(tm.named_parameters())
         for pname, p in mm.named_parameters():
-            np.testing.assert_allclose(p.detach().numpy(), tp[pname].detach().numpy(), rtol=1e-4, atol=2e-6,
+            np.testing.assert_allclose(p.detach().numpy(), tp[pname].detach().numpy(), rtol=1e-8, atol=1e-10,
                                        err_msg=f"{name} step {step} {pname}")
 
 

@@ -330,6 +330,15 @@ POINTWISE = {
     "div-trunc-float": lambda lib: lib.div(_t(lib, F), 0.3, rounding_mode="trunc"),
     "div-bad-mode": lambda lib: lib.div(_t(lib, F), 2, rounding_mode="round"),
     "floordiv-neg": lambda lib: _t(lib, I) // -2,
+    "floordiv-int-zero": lambda lib: _t(lib, I) // 0,
+    "mod-int-zero-tensor": lambda lib: _t(lib, I) % _t(lib, I),
+    "floordiv-float-zero": lambda lib: _t(lib, F) // 0,
+    "mod-float-zero": lambda lib: _t(lib, F) % 0.0,
+    "div-zero": lambda lib: _t(lib, I) / 0,
+    "div-trunc-int-zero": lambda lib: lib.div(_t(lib, I), 0, rounding_mode="trunc"),
+    "pow-overflow": lambda lib: _t(lib, F * 1e20) ** 3,
+    "pow-zero-negative": lambda lib: lib.zeros(2) ** -1,
+    "floordiv-bool": lambda lib: _t(lib, M) // True,
     "floordiv-float": lambda lib: _t(lib, F) // 0.3,
     "mod-neg": lambda lib: _t(lib, I) % -3,
     "mod-float": lambda lib: _t(lib, F) % 0.7,
@@ -646,6 +655,10 @@ INDEXING = {
     "index-0d-int": lambda lib: lib.tensor(3.0)[0],
     "mask-combined-with-slice": lambda lib: _idx(lib, lambda lib: (slice(None), lib.tensor(M)), B3),
     "gather": lambda lib: lib.gather(_t(lib, F), 1, lib.tensor([[0, 1], [3, 3], [2, 0]])),
+    "gather-smaller-index": lambda lib: _t(lib, F).gather(0, lib.tensor([[2, 0], [1, 1]])),
+    "gather-index-too-big": lambda lib: _t(lib, F).gather(0, lib.zeros(2, 5, dtype=lib.int64)),
+    "gather-out-of-range": lambda lib: _t(lib, F).gather(1, lib.tensor([[4]])),
+    "gather-ndim-mismatch": lambda lib: _t(lib, F).gather(1, lib.tensor([1])),
     "index_select": lambda lib: lib.index_select(_t(lib, F), 1, lib.tensor([3, 1])),
     "masked_fill": lambda lib: _t(lib, F).masked_fill(_t(lib, M), -1.0),
     "nonzero": lambda lib: (_t(lib, I).nonzero(), lib.nonzero(_t(lib, I), as_tuple=True)),
@@ -755,6 +768,28 @@ def test_inplace_version_counter_matches_torch():
         x.t().zero_()
         versions.append(x._version)
         return versions
+    assert run(minitorch) == run(torch)
+
+
+# ---- grad_fn names (what repr shows) ------------------------------------------------------
+
+GRAD_FN = ["x + y", "x - y", "x * y", "x / y", "x ** 2", "-x", "x.exp()", "x.log()", "x.sqrt()", "x.abs()",
+           "x.sin()", "x.cos()", "x.tanh()", "x.sigmoid()", "x.relu()", "x.clamp(0, 1)", "x.sum()", "x.sum(0)",
+           "x.mean()", "x.mean(0)", "x.prod(0)", "x.max()", "x.max(0)[0]", "x.amax(0)", "x.t()", "x.transpose(0, 1)",
+           "x.permute(1, 0)", "x.view(-1)", "x.reshape(3, 2)", "x.flatten()", "x.unsqueeze(0)", "x.squeeze()",
+           "x.expand(2, 2, 3)", "x @ y.t()", "x[0] @ y[0]", "x.mm(y.t())", "lib.cat([x, y])", "x.flip(0)", "x.clone()",
+           "x.double()", "x.cumsum(0)", "x.softmax(0)", "x.log_softmax(0)", "lib.where(x > 0, x, y)",
+           "lib.maximum(x, y)", "x.gather(0, lib.tensor([[0, 1, 0]]))", "x.narrow(0, 0, 1)", "x.sign()",
+           "x[0]", "x[:, 1]", "x[0:1]", "x[1, :]", "x[1, 0:2]", "x[None]", "x[:]", "x[...]", "x[:, :]", "x[0, None]",
+           "x[..., 1]", "x[::2]", "x[x > 0]", "x[[0, 1]]", "x[lib.tensor([1, 0])]"]
+
+
+@pytest.mark.parametrize("expr", GRAD_FN)
+def test_grad_fn_names_match_torch(expr):
+    def run(lib):
+        x = lib.tensor([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]], requires_grad=True)
+        y = lib.tensor([[0.5, 2.0, 1.0], [1.0, -1.0, 2.0]], requires_grad=True)
+        return type(eval(expr, {"x": x, "y": y, "lib": lib}).grad_fn).__name__
     assert run(minitorch) == run(torch)
 
 

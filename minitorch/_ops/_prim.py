@@ -17,9 +17,10 @@ _Tensor = None  # minitorch.Tensor, bound on first use (importing it at the top 
 def _tensor_cls():
     # A function-level `from .._tensor import Tensor` costs ~0.5 us per call: too much per op.
     global _Tensor
-    from .._tensor import Tensor
-    _Tensor = Tensor
-    return Tensor
+    if _Tensor is None:
+        from .._tensor import Tensor
+        _Tensor = Tensor
+    return _Tensor
 
 
 class _NullCtx:

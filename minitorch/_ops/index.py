@@ -133,6 +133,32 @@ class Slice(Select):
     _node_name = "SliceBackward0"
 
 
+class IndexUnsqueeze(Select):
+    _node_name = "UnsqueezeBackward0"
+
+
+class Alias(Select):
+    _node_name = "AliasBackward0"
+
+
+_FULL = slice(None)
+
+
+def _basic_cls(k):
+    """The node PyTorch's indexing ends with (so grad_fn prints the same): the last select (int),
+    slice or unsqueeze (None) in the key; full slices count only as a lone `t[:]`."""
+    cls = None
+    for x in k:
+        if x is None:
+            cls = IndexUnsqueeze
+        elif x.__class__ is slice:
+            if x != _FULL:
+                cls = Slice
+        elif x is not Ellipsis:
+            cls = Select
+    return cls or (Slice if len(k) == 1 and k[0].__class__ is slice else Alias)
+
+
 class Index(Primitive):
     """Advanced indexing (masks, integer tensors): a copy."""
     _node_name = "IndexBackward0"
@@ -141,9 +167,11 @@ class Index(Primitive):
     def forward(ctx, a, *, key):
         ctx.shape, ctx.key = a.shape, key
         try:
-            return a._data[key]
+            out = a._data[key]
         except IndexError as e:
             raise _numpy_index_error(e, a) from None
+        # NumPy may lay the result out transposed (index dims first in memory); PyTorch's is row-major
+        return out if out.flags.c_contiguous else a._device.xp.ascontiguousarray(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -179,8 +207,7 @@ def getitem(a, key):
         key = (key,)
     k, basic = _convert_key(a, key)
     if basic:
-        cls = Select if any(isinstance(x, int) for x in k) and not any(isinstance(x, slice) for x in k) else Slice
-        return cls.apply(a, key=k)
+        return _basic_cls(k).apply(a, key=k)
     return Index.apply(a, key=k)
 
 

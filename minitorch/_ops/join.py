@@ -123,8 +123,9 @@ def repeat(a, *sizes):
     for r, n in zip(sizes, shape):
         inter += [1, n]
         target += [r, n]
-    out = x.reshape(inter).expand(target)
-    return out.reshape([r * n for r, n in zip(sizes, shape)])
+    out = x.reshape(inter).expand(target).reshape([r * n for r, n in zip(sizes, shape)])
+    # repeat always copies (PyTorch); the reshape can still be a view when no dim is really repeated
+    return out.clone() if out._storage is a._storage else out
 
 
 class Flip(Primitive):

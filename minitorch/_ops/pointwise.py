@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import _dtype
 from .._dtype import get_default_dtype
 from . import common
-from ._prim import Primitive
+from ._prim import Primitive, _tensor_cls
 
 
 def _d(x):
@@ -68,7 +68,9 @@ class Mul(Primitive):
 
     @staticmethod
     def forward(ctx, a, b):
-        _save(ctx, a, b)
+        need = ctx.needs_input_grad
+        if need:  # save only what backward reads, as PyTorch does: y * 0.5 leaves y free to change
+            _save(ctx, a if need[1] else None, b if need[0] else None)
         return _d(a) * _d(b)
 
     @staticmethod
@@ -83,7 +85,9 @@ class Div(Primitive):
 
     @staticmethod
     def forward(ctx, a, b):
-        _save(ctx, a, b)
+        need = ctx.needs_input_grad
+        if need:  # b is always read; a only for b's gradient
+            _save(ctx, a if need[1] else None, b)
         return _d(a) / _d(b)
 
     @staticmethod
@@ -194,6 +198,7 @@ LogicalAnd, LogicalOr, LogicalXor = (_nograd(n, u) for n, u in [
 BitAnd, BitOr, BitXor = (_nograd(n, u) for n, u in [
     ("BitAnd", "bitwise_and"), ("BitOr", "bitwise_or"), ("BitXor", "bitwise_xor")])
 FloorDivide, Remainder = _nograd("FloorDivide", "floor_divide"), _nograd("Remainder", "remainder")
+Fmod = _nograd("Fmod", "fmod")  # C's fmod: the sign of the dividend (remainder: of the divisor)
 
 
 class Where(Primitive):
@@ -217,7 +222,7 @@ class Where(Primitive):
 
 def binary(cls, a, b, op, *, floating=False, cast=True):
     """Check devices, promote dtypes as PyTorch does, and run a binary primitive."""
-    T = common.tensor_cls()
+    T = _tensor_cls()  # cached: common.tensor_cls() re-imports on every call
     a_t, b_t = isinstance(a, T), isinstance(b, T)
     if a_t and b_t:
         if a._device is not b._device:
@@ -412,6 +417,13 @@ def remainder(a, b):
     _check_int_division(a, b)
     with _fp_quiet():
         return binary(Remainder, a, b, "remainder")
+
+
+def fmod(a, b):
+    _no_bool(a, b, "fmod_cpu")
+    _check_int_division(a, b)
+    with _fp_quiet():
+        return binary(Fmod, a, b, "fmod")
 
 
 def _cmp(cls, name):

@@ -288,7 +288,13 @@ def _reduce_dtype(a, dtype):
     return _dtype.int64 if not a.dtype.is_floating_point else a.dtype
 
 
+def _all_if_empty(dim):
+    """PyTorch reads an empty dim list as all dims in sum, mean, var/std and amax/amin."""
+    return None if dim.__class__ in (list, tuple) and not dim else dim
+
+
 def sum(a, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
+    dim = _all_if_empty(dim)
     dims = common.wrap_dims(dim, a.ndim, "sum")
     return (Sum if dim is None else SumDim).apply(a, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(a, dtype))
 
@@ -308,6 +314,7 @@ def _need_float(a, op, dtype=None):
 
 def mean(a, dim=None, keepdim=False, *, dtype=None):
     a = _need_float(a, "mean", dtype)
+    dim = _all_if_empty(dim)
     dims = common.wrap_dims(dim, a.ndim, "mean")
     if a.numel() == 0:  # the mean of nothing is nan, which PyTorch gives without NumPy's warning
         import warnings
@@ -372,13 +379,13 @@ def min(a, dim=None, keepdim=False):  # noqa: A001
 
 
 def amax(a, dim=(), keepdim=False):
-    dims = common.wrap_dims(dim if dim != () else None, a.ndim, "amax")
+    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "amax")
     _check_nonempty(a, dims, "amax")
     return AMax.apply(a, dims=dims, keepdim=keepdim)
 
 
 def amin(a, dim=(), keepdim=False):
-    dims = common.wrap_dims(dim if dim != () else None, a.ndim, "amin")
+    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "amin")
     _check_nonempty(a, dims, "amin")
     return AMin.apply(a, dims=dims, keepdim=keepdim)
 
@@ -408,7 +415,7 @@ def var(a, dim=None, *, correction=1, keepdim=False, unbiased=None):
     if unbiased is not None:
         correction = 1 if unbiased else 0
     a = _need_float(a, "var")
-    dims = common.wrap_dims(dim, a.ndim, "var")
+    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "var")
     n = 1
     for d in dims:
         n *= a.shape[d]

@@ -54,7 +54,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         for t, g in zip(_as_list(inputs), got):
             if g is not None:
                 from .engine import _accumulate
-                _accumulate(t, g, create_graph)
+                _accumulate(t, g, create_graph, hooks=False)  # the engine ran them already
         return
     run_backward(tensors, grads, retain_graph, create_graph)
 

@@ -48,21 +48,27 @@ def _validate(grad, meta, node, i):
     return grad
 
 
-def _accumulate(leaf, grad, create_graph):
-    if leaf._accum_hooks:
-        for hook in leaf._accum_hooks:
-            res = hook(grad)
-            if res is not None:
-                grad = res
-    if leaf.grad is None:
-        # A fresh, contiguous buffer: the incoming gradient may be a broadcast view or the
-        # caller's own tensor, and later accumulations add into .grad in place.
-        leaf.grad = grad if create_graph else grad.detach().contiguous().clone()
-    elif create_graph or STATE.enabled and leaf.grad.requires_grad:
-        leaf.grad = leaf.grad + grad
+def _run_leaf_hooks(leaf, grad):
+    for hook in leaf._accum_hooks:
+        res = hook(grad)
+        if res is not None:
+            grad = res
+    return grad
+
+
+def _accumulate(leaf, grad, create_graph, hooks=True):
+    if hooks and leaf._accum_hooks:
+        grad = _run_leaf_hooks(leaf, grad)
+    old = leaf._grad  # the attribute itself: reading .grad of a non-leaf (inputs=) would warn
+    if old is None:
+        # A fresh, contiguous buffer (clone copies in row-major order): the incoming gradient
+        # may be a broadcast view or the caller's own tensor, and later ones are added in place.
+        leaf._grad = grad if create_graph else grad.detach().clone()
+    elif create_graph or STATE.enabled and old.requires_grad:
+        leaf._grad = old + grad
     else:
-        leaf.grad._data += grad._data
-        leaf.grad._storage.version += 1
+        old._data += grad._data
+        old._storage.version += 1
 
 
 def _collect(roots):
@@ -133,8 +139,10 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                     if t is not None and nr < len(grads) and grads[nr] is not None:
                         g = grads[nr] if create_graph else grads[nr].detach()
                         # like a leaf's, a retained grad adds up over backward calls
-                        t.grad = g if t.grad is None else t.grad + g
+                        t._grad = g if t._grad is None else t._grad + g
             if capture is not None:
+                if isinstance(node, AccumulateGrad) and node.variable._accum_hooks and grads[0] is not None:
+                    grads[0] = _run_leaf_hooks(node.variable, grads[0])  # autograd.grad sees them too
                 for nr, g in enumerate(grads):
                     for k in capture.get((node, nr), ()):
                         results[k] = g
@@ -179,7 +187,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
         for k, g in enumerate(results):
             if g is None and not allow_unused:
                 raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    f"The differentiated Tensor at index {k} appears to not have been used in the graph. "
                     "Set allow_unused=True if this is the desired behavior.")
         return tuple(results)
     return None

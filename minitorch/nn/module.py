@@ -412,7 +412,7 @@ class Module:
         for m in self.children():
             m._apply(fn)
         with no_grad():
-            for name, p in self._parameters.items():
+            for p in self._parameters.values():
                 if p is None:
                     continue
                 new = fn(p)
