@@ -91,6 +91,17 @@ def _comparable(other):
     return isinstance(other, (Tensor, numbers.Number))
 
 
+def _contains(self, element):
+    """`x in t`: is `x` equal to some element (Python's default would iterate and compare rows)."""
+    if not _comparable(element):
+        raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                           f"{type(element)}.")
+    return bool((self == element).any())
+
+
+Tensor.__contains__ = _contains
+
+
 # ---- unary math -------------------------------------------------------------------------
 
 for _name in ["exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu", "sign", "floor", "ceil",
@@ -171,7 +182,16 @@ def _inplace_binary(cls, ufunc, op, floating=False):
 Tensor.add_ = _inplace_binary(pw.Add, "add", "add_")
 Tensor.sub_ = _inplace_binary(pw.Sub, "subtract", "sub_")
 Tensor.mul_ = _inplace_binary(pw.Mul, "multiply", "mul_")
-Tensor.div_ = _inplace_binary(pw.Div, "true_divide", "div_", floating=True)
+_true_div_ = _inplace_binary(pw.Div, "true_divide", "div_", floating=True)
+
+
+def div_(self, other, *, rounding_mode=None):
+    if rounding_mode is None:
+        return _true_div_(self, other)
+    return self.copy_(pw.div(self, other, rounding_mode=rounding_mode))
+
+
+Tensor.div_ = div_
 Tensor.pow_ = _inplace_binary(pw.Pow, "power", "pow_")
 Tensor.__iadd__ = lambda self, other: self.add_(other)
 Tensor.__isub__ = lambda self, other: self.sub_(other)

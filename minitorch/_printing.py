@@ -96,26 +96,27 @@ def _nd(a, indent, summarize, fmt):
 
 
 def tensor_str(t, prefix="tensor("):
-    from ._dtype import _default_float, bool as _bool, int64
+    from ._dtype import bool as _bool, int64
     from . import _dtype
     arr = t._device._xp_backend.to_host(t._data)
     indent = len(prefix)
     suffixes = []
     if t._device.type != "cpu":
         suffixes.append(f"device='{t._device}'")
-    if t.numel() == 0 and not (t.ndim == 1):
+    if t.numel() == 0:
         body = "[]"
-        suffixes.append(f"size={tuple(t.shape)}")
-    elif t.numel() == 0:
-        body = "[]"
+        if t.ndim != 1:
+            suffixes.append(f"size={tuple(t.shape)}")
+        if t.dtype is not _dtype.get_default_dtype():  # no elements to tell an int64 tensor by
+            suffixes.append(f"dtype={t.dtype!r}")
     else:
         summarize = arr.size > THRESHOLD
         values = _summarized(arr) if summarize else arr.reshape(-1)
         floating = t.dtype.is_floating_point
         fmt = _Formatter(values.astype(np.float64) if floating else values, floating)
         body = _nd(arr, indent, summarize, fmt)
-    if t.dtype not in (_dtype.get_default_dtype(), int64, _bool):
-        suffixes.append(f"dtype={t.dtype!r}")
+        if t.dtype not in (_dtype.get_default_dtype(), int64, _bool):
+            suffixes.append(f"dtype={t.dtype!r}")
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
     elif t.requires_grad:
@@ -124,11 +125,13 @@ def tensor_str(t, prefix="tensor("):
     last = len(full) - full.rfind("\n") + 1
     out = [full]
     for s in suffixes:
-        if last + len(s) + 2 > LINEWIDTH:
+        # measured as PyTorch's "dtype=torch.float64", so lines break where PyTorch breaks them
+        n = len(s) - 4 * s.count("minitorch.")
+        if last + n + 2 > LINEWIDTH:
             out.append(",\n" + " " * indent + s)
-            last = indent + len(s)
+            last = indent + n
         else:
             out.append(", " + s)
-            last += len(s) + 2
+            last += n + 2
     out.append(")")
     return "".join(out)

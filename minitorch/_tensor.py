@@ -21,11 +21,11 @@ from .autograd.grad_mode import STATE
 
 
 class _Storage:
-    """What all views of one piece of memory share: the version counter, and (once a view is
-    taken with grad mode on) a weak set of those views, whose history an in-place op renews."""
+    """What all views of one piece of memory share: the version counter, and how many recorded
+    in-place ops rewrote its history (views taken before one of those need a new grad_fn)."""
 
     version = 0
-    views = None
+    rebases = 0
 
 
 class Tensor:
@@ -38,6 +38,8 @@ class Tensor:
     _accum = None  # weak reference to this leaf's AccumulateGrad node
     _accum_hooks = None  # hooks on a leaf's gradient, run before accumulation
     _retains_grad = False
+    _no_grad_view = False  # a view taken under no_grad: may not be modified in place with grad mode on
+    _seen_rebases = None  # for a view made by a view op: the storage's `rebases` its grad_fn reflects
     __array_priority__ = 1000  # so `ndarray + tensor` calls Tensor.__radd__
     __hash__ = object.__hash__  # tensors are hashed by identity, as in PyTorch
 

@@ -131,6 +131,14 @@ def test_len_and_iteration():
         iter(mt.tensor(1.0))
 
 
+def test_in_operator_tests_elements():
+    t = mt.tensor([[1, 2], [3, 4]])
+    assert 3 in t and 5 not in t and 2.0 in t
+    assert mt.tensor([3, 4]) in t  # elementwise equality somewhere, as in PyTorch
+    with pytest.raises(RuntimeError, match="Tensor.__contains__ only supports Tensor or scalar"):
+        "a" in t
+
+
 def test_python_number_conversions():
     assert bool(mt.tensor([1.0])) is True and bool(mt.tensor(0)) is False
     assert int(mt.tensor(2.7)) == 2 and float(mt.tensor(3)) == 3.0

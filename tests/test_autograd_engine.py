@@ -465,6 +465,31 @@ def test_hook_on_tensor_used_twice_sees_the_total_once():
     assert seen == [7.0]
 
 
+def test_leaf_hooks_also_run_for_autograd_grad_and_backward_inputs():
+    x = leaf([1.0, 2.0])
+    calls = []
+    x.register_hook(lambda g: calls.append(1) or g * 10)
+    (g,) = autograd.grad((x * 3).sum(), x)
+    approx(g, [30, 30])
+    (x * 3).sum().backward(inputs=[x])
+    approx(x.grad, [30, 30])
+    assert len(calls) == 2  # once per pass, not twice for backward(inputs=)
+
+
+def test_assigning_grad_is_checked():
+    x = leaf([1.0, 2.0])
+    x.grad = minitorch.ones(2, dtype=minitorch.float64)
+    x.grad = None
+    with pytest.raises(RuntimeError, match=r"attempting to assign a gradient of size '\[3\]' to a tensor of size "
+                                           r"'\[2\]'"):
+        x.grad = minitorch.ones(3, dtype=minitorch.float64)
+    with pytest.raises(RuntimeError, match="attempting to assign a gradient with dtype 'float32'"):
+        x.grad = minitorch.ones(2)
+    with pytest.raises(TypeError, match="assigned grad expected to be a Tensor or None but got grad of type list"):
+        x.grad = [1.0, 2.0]
+    assert x.grad is None
+
+
 def test_hooks_run_in_registration_order_and_chain():
     x = leaf([1.0])
     y = x * 1

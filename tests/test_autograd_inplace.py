@@ -75,6 +75,24 @@ def test_inplace_on_a_non_leaf_is_recorded(op):
     assert y.grad_fn is not node and y.requires_grad and y._version > version
 
 
+def test_view_taken_under_no_grad_may_not_be_modified_with_grad_on():
+    x = leaf([1.0, 2.0, 3.0])
+    with minitorch.no_grad():
+        v = x[:2]
+    for t in (v, v[1:], v.t()):
+        with pytest.raises(RuntimeError, match="A view was created in no_grad mode and is being modified inplace "
+                                               "with grad mode enabled"):
+            t.mul_(2)
+    assert x.tolist() == [1.0, 2.0, 3.0]
+    with minitorch.no_grad():
+        v.mul_(2)  # both inside no_grad: allowed
+    plain = minitorch.zeros(3)
+    with minitorch.no_grad():
+        pv = plain[1:]
+    pv.add_(1)  # nothing requires grad: allowed
+    assert x.tolist() == [2.0, 4.0, 3.0] and plain.tolist() == [0.0, 1.0, 1.0]
+
+
 def test_optimizer_style_update():
     w = leaf([1.0, -2.0])
     for _ in range(2):
@@ -273,7 +291,7 @@ def test_view_of_a_plain_tensor_gets_history_from_a_later_inplace_op():
     row = base[0]
     w = leaf([1.0, 2.0, 3.0])
     base.add_(w)  # every row is now w
-    assert row.requires_grad
+    assert (row * row).requires_grad  # the view's history is renewed when it is next used
     (row * row).sum().backward()
     approx(w.grad, [2, 4, 6])
 

@@ -279,6 +279,12 @@ def _error(L, prog):
     return str(info.value)
 
 
+def _no_grad_view(L):
+    x = L.ones(3, requires_grad=True)
+    with L.no_grad():
+        return x[1:]
+
+
 def _modified_saved(L):
     a = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = a.exp()
@@ -314,6 +320,9 @@ ERRORS = {
                      "a leaf Variable that requires grad is being used in an in-place operation."),
     "view_of_leaf_inplace": (lambda L: L.ones(2, 2, requires_grad=True)[0].mul_(2),
                              "a view of a leaf Variable that requires grad is being used in an in-place operation."),
+    "no_grad_view_inplace": (lambda L: _no_grad_view(L).add_(1),
+                             "A view was created in no_grad mode and is being modified inplace with grad mode "
+                             "enabled. Given that this use case is ambiguous and error-prone, it is forbidden."),
     "setitem_on_leaf": (lambda L: L.ones(2, requires_grad=True).__setitem__(0, 5.0),
                         "a leaf Variable that requires grad is being used in an in-place operation."),
     "modified_saved_output": (_modified_saved,
@@ -346,6 +355,9 @@ ERRORS = {
                             "Mismatch in shape: grad_output[0] has a shape of "),
     "grad_input_without_grad": (lambda L: L.autograd.grad((L.ones(2, requires_grad=True) * 2).sum(), [L.ones(2)]),
                                 "One of the differentiated Tensors"),
+    "assign_grad_wrong_size": (lambda L: setattr(L.ones(2, requires_grad=True), "grad", L.ones(3)),
+                               "attempting to assign a gradient of size '[3]' to a tensor of size '[2]'. Please "
+                               "ensure that the gradient and the tensor are the same size"),
     "grad_unused_input": (lambda L: L.autograd.grad((L.ones(2, requires_grad=True) * 2).sum(),
                                                     [L.ones(2, requires_grad=True)]),
                           "appears to not have been used in the graph. Set allow_unused=True if this is the "
@@ -391,6 +403,7 @@ def _hooks_program(L):
     log = []
     x = L.tensor([1.0, -2.0, 3.0], requires_grad=True)
     x.register_hook(lambda g: log.append(("x", g.tolist())))
+    log.append(("grad", L.autograd.grad((x * 2).sum(), x)[0].tolist()))  # leaf hooks run here too
     y = x * x
     y.retain_grad()
     h = y.register_hook(lambda g: g * 10)

@@ -66,6 +66,30 @@ def test_tensor_from_list_of_tensors():
     same(t, np.array([1.0, 2.5], np.float32), mt.float32)
 
 
+def test_tensor_of_list_with_numpy_scalars_or_tensors_promotes_their_dtypes():
+    # a Python float counts as the default dtype, a NumPy scalar or 0-d tensor as its own dtype
+    assert mt.tensor([np.float64(1.5), 2]).dtype is mt.float64
+    assert mt.tensor([np.float32(1.0), 2.5]).dtype is mt.float32
+    assert mt.tensor([[np.int16(1)], [np.int8(2)]]).dtype is mt.int16
+    assert mt.tensor([True, np.int32(2)]).dtype is mt.int32
+    assert mt.tensor([mt.tensor(1.0, dtype=mt.float64), 2]).dtype is mt.float64
+    assert mt.tensor([1.5, 2]).dtype is mt.float32 and mt.tensor(range(3)).dtype is mt.int64
+
+
+def test_tensor_of_list_of_tensors_needs_stack():
+    with pytest.raises(ValueError, match="only one element tensors can be converted to Python scalars"):
+        mt.tensor([mt.tensor([1.0, 2.0]), mt.tensor([3.0, 4.0])])
+    assert mt.tensor([mt.tensor([1.0])]).tolist() == [1.0]
+
+
+def test_tensor_refuses_integers_beyond_int64():
+    with pytest.raises(ValueError, match="Overflow"):
+        mt.tensor([2 ** 63])
+    with pytest.raises(ValueError, match="Overflow"):
+        mt.tensor([1, 2 ** 70])
+    assert mt.tensor([2 ** 63 - 1]).item() == 2 ** 63 - 1
+
+
 def test_tensor_requires_grad():
     t = mt.tensor([1.0, 2.0], requires_grad=True)
     assert t.requires_grad and t.is_leaf and t.grad is None

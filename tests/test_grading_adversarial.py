@@ -295,6 +295,16 @@ def contiguous_strides(shape):
             pass
     return (1,) * len(shape)
 """), status=("incorrect",), flag="sandbox refused writing", score=5, also=_no_written_files),
+    Cheat("fill_the_disk", q1("""
+def contiguous_strides(shape):
+    for i in range(10 ** 6):
+        try:
+            with open(f"junk{i}.bin", "wb") as f:
+                f.write(b"x" * 10 ** 7)
+        except OSError:
+            break
+    return (1,) * len(shape)
+"""), status=("incorrect",), flag="sandbox refused creating", score=5),
     Cheat("network", q1("""
 def contiguous_strides(shape):
     import socket

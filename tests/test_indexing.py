@@ -66,6 +66,14 @@ def test_advanced_indexing_gives_copies(key):
         assert (t.numpy() == -1.0).sum() == 0  # a copy: the source is untouched
 
 
+def test_advanced_indexing_result_is_row_major():
+    t = mt.tensor(A)
+    for key in [(slice(None), mt.tensor([True, False, True, True])), (slice(None), [0, 1], [2, 3]),
+                (Ellipsis, [0, 3]), (slice(None), mt.tensor([[0, 1]]))]:
+        r = t[key]
+        assert r.is_contiguous(), key
+
+
 def test_scalar_tensors_as_indices():
     t = mt.tensor(A)
     np.testing.assert_array_equal(t[mt.tensor(1)].numpy(), A[1])

@@ -132,6 +132,14 @@ def test_inplace_dtype_rules():
     assert i.tolist() == [1, -1, 0]
 
 
+def test_div_with_rounding_mode_in_place():
+    i = mt.tensor([-7, 7])
+    assert i.div_(2, rounding_mode="floor") is i and i.tolist() == [-4, 3] and i.dtype is mt.int64
+    f = mt.tensor([-7.5, 7.5])
+    f.div_(2, rounding_mode="trunc")
+    assert f.tolist() == [-3.0, 3.0] and f._version == 1
+
+
 def test_inplace_cannot_grow_the_tensor():
     t = mt.zeros(4)
     with pytest.raises(RuntimeError, match=r"output with shape \[4\] doesn't match the broadcast shape \[3, 4\]"):

@@ -120,6 +120,11 @@ def test_repeat_copies_and_errors():
     r = x.repeat(3)
     r[0] = 5.0
     assert x.tolist() == [1.0, 2.0] and r.tolist() == [5.0, 2.0, 1.0, 2.0, 1.0, 2.0]
+    for reps in [(1,), (1, 1), (2, 1)]:  # even when nothing is repeated, the result is a copy
+        r = x.repeat(*reps)
+        r.fill_(0.0)
+        assert x.tolist() == [1.0, 2.0]
+    assert x.repeat(2, 1, 1).is_contiguous() and x.repeat(2, 1, 1).stride() == (2, 2, 1)
     with pytest.raises(RuntimeError, match="Number of dimensions of repeat dims can not be smaller"):
         mt.tensor(A).repeat(2)
 

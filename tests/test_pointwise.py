@@ -89,6 +89,16 @@ def test_integer_division_by_zero_is_an_error_float_division_is_not():
     assert r.tolist() == [float("inf"), float("-inf")]
 
 
+def test_fmod_and_remainder_differ_in_sign():
+    a = np.array([-7, -3, 3, 7])
+    af = np.array([-3.5, -1.0, 1.0, 3.5], np.float32)
+    np.testing.assert_array_equal(mt.fmod(mt.tensor(a), 3).numpy(), np.fmod(a, 3))  # sign of the dividend
+    np.testing.assert_array_equal(mt.tensor(a).fmod(-3).numpy(), np.fmod(a, -3))
+    np.testing.assert_array_equal(mt.remainder(mt.tensor(a), 3).numpy(), np.remainder(a, 3))  # of the divisor
+    np.testing.assert_array_equal(mt.tensor(af).fmod(2).numpy(), np.fmod(af, 2))
+    np.testing.assert_array_equal(mt.tensor(af).remainder(-2).numpy(), np.remainder(af, -2))
+
+
 def test_division_rounding_modes():
     a, b = np.array([-7.0, 7.0, -7.5, 7.5], np.float32), np.array([2.0, -2.0, 2.0, 2.0], np.float32)
     close(mt.div(mt.tensor(a), mt.tensor(b), rounding_mode="floor"), np.floor(a / b))

@@ -15,6 +15,19 @@ import minitorch as mt
 nan, inf = math.nan, math.inf
 
 CASES = {
+    'empty-int64': ('zeros(0, dtype=int64)',
+        'tensor([], dtype=minitorch.int64)'),
+    'empty-bool-2d': ('zeros(0, 3, dtype=bool)',
+        'tensor([], size=(0, 3), dtype=minitorch.bool)'),
+    'empty-float64': ('zeros(2, 0, dtype=float64)',
+        'tensor([], size=(2, 0), dtype=minitorch.float64)'),
+    # the line width is measured with PyTorch's names ("torch.float64"): same breaks as PyTorch
+    'suffix-fits-torch-width': ('(arange(14.).reshape(2, 7) * 1234567.891).double()',
+        'tensor([[       0.0000,  1234567.8750,  2469135.7500,  3703703.5000,\n          4938271.5000,  6172839.5000,  7407407.0000],\n        [ 8641975.0000,  9876543.0000, 11111111.0000, 12345679.0000,\n         13580247.0000, 14814814.0000, 16049382.0000]], dtype=minitorch.float64)'),
+    'suffix-on-next-line': ('(arange(5.) * 1234.5).double()',
+        'tensor([   0.0000, 1234.5000, 2469.0000, 3703.5000, 4938.0000],\n       dtype=minitorch.float64)'),
+    'grad-fn-after-wrapped-rows': ('(arange(12.).reshape(2, 6) * 12345.678).requires_grad_() * 1',
+        'tensor([[     0.0000,  12345.6777,  24691.3555,  37037.0312,  49382.7109,\n          61728.3906],\n        [ 74074.0625,  86419.7422,  98765.4219, 111111.1016, 123456.7812,\n         135802.4531]], grad_fn=<MulBackward0>)'),
     'ints': ('tensor([1, 2, 3])',
         'tensor([1, 2, 3])'),
     'negative-ints-aligned': ('tensor([[-1, 10], [100, -1000]])',

@@ -153,6 +153,15 @@ def test_empty_reductions():
         mt.zeros(0, 3).max(0)
 
 
+def test_empty_dim_list_means_all_dims():
+    x = mt.tensor(X)
+    close(x.sum(dim=[]), np.sum(X))
+    close(x.mean(dim=()), np.mean(X))
+    close(x.var(dim=[]), np.var(X, ddof=1))
+    close(x.amax(dim=[]), np.max(X))
+    close(x.sum(dim=(), keepdim=True), np.sum(X, keepdims=True))
+
+
 def test_0d_reductions():
     s = mt.tensor(5.0)
     assert s.sum().item() == 5.0 and s.sum(0).item() == 5.0 and s.sum(-1).shape == ()

@@ -11,6 +11,9 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import minitorch
 
@@ -164,6 +167,13 @@ FACTORIES = {
     "tensor-ragged": lambda lib: lib.tensor([[1, 2], [3]]),
     "tensor-string": lambda lib: lib.tensor("abc"),
     "tensor-list-of-0d": lambda lib: lib.tensor([lib.tensor(1.0), lib.tensor(2.0)]),
+    "tensor-list-of-0d-float64": lambda lib: lib.tensor([lib.tensor(1.0, dtype=lib.float64), 2]),
+    "tensor-list-of-1d": lambda lib: lib.tensor([lib.tensor([1.0, 2.0]), lib.tensor([3.0, 4.0])]),
+    "tensor-numpy-scalars": lambda lib: (lib.tensor([np.float64(1.5), 2]), lib.tensor([np.float32(1), 2.5]),
+                                         lib.tensor([[np.int16(1)], [np.int8(2)]]), lib.tensor([True, np.int32(2)])),
+    "tensor-int-overflow": lambda lib: lib.tensor([2 ** 63]),
+    "tensor-huge-int": lambda lib: lib.tensor([2 ** 70]),
+    "tensor-range": lambda lib: lib.tensor(range(4)),
     "tensor-from-f64-array": lambda lib: lib.tensor(np.arange(3.0)),
     "tensor-from-i32-array": lambda lib: lib.tensor(np.arange(3, dtype=np.int32)),
     "as_tensor-list": lambda lib: lib.as_tensor([1, 2, 3]),
@@ -265,6 +275,8 @@ ATTRIBUTES = {
     "len-0d": lambda lib: len(lib.tensor(1.0)),
     "iter": lambda lib: list(_t(lib, F)),
     "iter-0d": lambda lib: list(lib.tensor(1.0)),
+    "contains": lambda lib: (2 in _t(lib, I), 100 in _t(lib, I), _t(lib, I)[1] in _t(lib, I), 0.5 in _t(lib, F)),
+    "contains-str": lambda lib: "a" in _t(lib, F),
     "bool-one": lambda lib: bool(lib.tensor([0.0])),
     "bool-many": lambda lib: bool(_t(lib, F)),
     "int-float-conversions": lambda lib: (int(lib.tensor(2.7)), float(lib.tensor(3)), lib.tensor(5).__index__()),
@@ -342,6 +354,8 @@ POINTWISE = {
     "floordiv-float": lambda lib: _t(lib, F) // 0.3,
     "mod-neg": lambda lib: _t(lib, I) % -3,
     "mod-float": lambda lib: _t(lib, F) % 0.7,
+    "fmod": lambda lib: (lib.fmod(_t(lib, I), 3), _t(lib, F).fmod(-0.7), _t(lib, I).fmod(_t(lib, IP))),
+    "remainder": lambda lib: (lib.remainder(_t(lib, I), 3), _t(lib, F).remainder(-0.7)),
     "pow-scalar": lambda lib: _t(lib, F) ** 2,
     "pow-tensor": lambda lib: _t(lib, P) ** _t(lib, F),
     "rpow": lambda lib: 2 ** _t(lib, F),
@@ -486,6 +500,8 @@ REDUCTIONS.update({
     "sum-0d": lambda lib: lib.tensor(3.0).sum(0),
     "sum-empty": lambda lib: lib.zeros(0, 3).sum(0),
     "sum-dim-repeated": lambda lib: _t(lib, F).sum((0, 0)),
+    "empty-dim-list-means-all": lambda lib: (_t(lib, F).sum(dim=[]), _t(lib, F).mean(dim=()), _t(lib, F).var(dim=[]),
+                                             _t(lib, F).amax(dim=[]), _t(lib, F).std(dim=()), _t(lib, M).all(dim=())),
     "sum-bad-dim": lambda lib: _t(lib, F).sum(2),
     "mean-int": lambda lib: _t(lib, I).mean(),
     "mean-int-dtype": lambda lib: _t(lib, I).mean(dtype=lib.float64),
@@ -597,6 +613,7 @@ VIEWS = {
     "unbind": lambda lib: (_t(lib, F).unbind(), _t(lib, F).unbind(1)),
     "repeat": lambda lib: (_t(lib, F).repeat(2, 1), _t(lib, V).repeat(2, 2), _t(lib, C).repeat(1, 2, 3)),
     "repeat-too-few": lambda lib: _t(lib, F).repeat(2),
+    "repeat-copies": lambda lib: (lambda x: (x.repeat(1, 1).fill_(0.0), x.repeat(2, 1, 1).stride(), x))(_t(lib, F)),
     "tile": lambda lib: (_t(lib, F).tile(2), _t(lib, V).tile(2, 1)),
     "flip": lambda lib: (_t(lib, F).flip(0), _t(lib, B3).flip(0, 2), _t(lib, B3).flip((1,))),
 }
@@ -654,6 +671,10 @@ INDEXING = {
     "index-0d-none": lambda lib: lib.tensor(3.0)[None],
     "index-0d-int": lambda lib: lib.tensor(3.0)[0],
     "mask-combined-with-slice": lambda lib: _idx(lib, lambda lib: (slice(None), lib.tensor(M)), B3),
+    "advanced-result-is-contiguous": lambda lib: [(lambda r: (r.is_contiguous(), r.stride()))(_t(lib, B3)[k(lib)])
+                                                  for k in (lambda lib: (slice(None), lib.tensor([True, False, True])),
+                                                            lambda lib: (slice(None), [0, 1], [2, 3]),
+                                                            lambda lib: (Ellipsis, [0, 3]))],
     "gather": lambda lib: lib.gather(_t(lib, F), 1, lib.tensor([[0, 1], [3, 3], [2, 0]])),
     "gather-smaller-index": lambda lib: _t(lib, F).gather(0, lib.tensor([[2, 0], [1, 1]])),
     "gather-index-too-big": lambda lib: _t(lib, F).gather(0, lib.zeros(2, 5, dtype=lib.int64)),
@@ -716,6 +737,8 @@ INPLACE = {
     "mul_": lambda lib: _inplace(lib, "mul_", _t(lib, C)),
     "div_": lambda lib: _inplace(lib, "div_", 4),
     "div_-int": lambda lib: _inplace(lib, "div_", 2, arr=I),
+    "div_-floor-int": lambda lib: _inplace(lib, "div_", 2, rounding_mode="floor", arr=I),
+    "div_-trunc-float": lambda lib: _inplace(lib, "div_", _t(lib, V), rounding_mode="trunc"),
     "pow_": lambda lib: _inplace(lib, "pow_", 2),
     "add_-float-into-int": lambda lib: _inplace(lib, "add_", 1.5, arr=I),
     "add_-int-tensor-into-float": lambda lib: _inplace(lib, "add_", _t(lib, I)),
@@ -848,3 +871,47 @@ def test_repr_print_options_match_torch():
             lib.set_printoptions(precision=4, threshold=1000, edgeitems=3, linewidth=80)
         return out
     assert run(minitorch) == run(torch)
+
+
+# ---- printing, property-based ------------------------------------------------------------
+
+_SCALES = st.sampled_from([1e-12, 1e-5, 1e-3, 0.1, 1.0, 7.0, 1e3, 1e5, 1e9])
+
+
+@st.composite
+def _printable(draw):
+    shape = draw(hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=draw(st.sampled_from([3, 12, 40]))))
+    kind = draw(st.sampled_from(["int", "bool", "float", "round", "special", "float64", "float16"]))
+    if math.prod(shape) > 20000:
+        shape = shape[-2:]
+    if kind == "int":
+        return draw(hnp.arrays(np.int64, shape, elements=st.integers(-10 ** 12, 10 ** 12)))
+    if kind == "bool":
+        return draw(hnp.arrays(np.bool_, shape))
+    dtype = {"float64": np.float64, "float16": np.float16}.get(kind, np.float32)
+    scale = draw(_SCALES)
+    if kind == "special":
+        values = st.sampled_from([math.nan, math.inf, -math.inf, 0.0, -0.0, 1.5, -2.25, 1e-5 * scale, 3e4 * scale])
+    elif kind == "round":
+        values = st.integers(-1000, 1000).map(lambda v: float(v) * scale)
+    else:
+        values = st.floats(-1e3, 1e3, allow_nan=False).map(lambda v: v * scale)
+    return draw(hnp.arrays(dtype, shape, elements=values.map(lambda v: dtype(v) if abs(v) < 6e4 or dtype
+                                                                  is not np.float16 else dtype(0.0))))
+
+
+@given(_printable(), st.booleans(), st.sampled_from([None, (2, 5, 2, 60), (6, 1000, 3, 100)]))
+def test_repr_property_matches_torch(arr, transpose, opts):
+    def run(lib):
+        t = lib.tensor(arr)
+        if transpose and t.ndim >= 2:
+            t = t.transpose(0, -1)
+        if arr.dtype.kind == "f" and transpose:
+            t = t.requires_grad_() if t.is_leaf else t
+        try:
+            if opts:
+                lib.set_printoptions(precision=opts[0], threshold=opts[1], edgeitems=opts[2], linewidth=opts[3])
+            return repr(t)
+        finally:
+            lib.set_printoptions(precision=4, threshold=1000, edgeitems=3, linewidth=80)
+    assert run(minitorch) == run(torch).replace("torch.", "minitorch.")

@@ -8,7 +8,7 @@ input requires grad, creates the node that records it.
 from __future__ import annotations
 
 from .. import _dtype
-from ..autograd.function import Function, Node, SavedOutput, _connect, edge as _edge
+from ..autograd.function import Function, Node, SavedOutput, _connect, edge as _edge, refresh_view
 from ..autograd.grad_mode import STATE
 
 _Tensor = None  # minitorch.Tensor, bound on first use (importing it at the top would be circular)
@@ -52,6 +52,8 @@ class Primitive(Function):
             if type(t) is Tensor or isinstance(t, Tensor):
                 if dev is None:
                     dev = t._device
+                if t._seen_rebases is not None:  # a view: its history may need renewing first
+                    refresh_view(t)
                 if t.requires_grad:
                     record = True
         if not (record and STATE.enabled and cls.differentiable):
@@ -94,6 +96,9 @@ class MultiOutputPrimitive(Primitive):
     def apply(cls, *inputs, **kw):
         Tensor = _Tensor or _tensor_cls()
         dev = next(t._device for t in inputs if isinstance(t, Tensor))
+        for t in inputs:
+            if isinstance(t, Tensor):
+                refresh_view(t)
         record = STATE.enabled and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
         ctx = cls._node_cls() if record else NULL_CTX
         if record:

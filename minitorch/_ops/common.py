@@ -5,9 +5,16 @@ from .. import _dtype
 from .._dtype import _PROMOTE, combine, scalar_dtype
 
 
+_TENSOR = None
+
+
 def tensor_cls():
-    from .._tensor import Tensor
-    return Tensor
+    # cached: ops call this several times each, and a function-level import costs ~1 us a call
+    global _TENSOR
+    if _TENSOR is None:
+        from .._tensor import Tensor
+        _TENSOR = Tensor
+    return _TENSOR
 
 
 def same_device(op, *tensors):

@@ -14,7 +14,7 @@ rules (PyTorch's):
 from __future__ import annotations
 
 from .. import _dtype
-from ..autograd.function import Node, SavedOutput, edge
+from ..autograd.function import Node, SavedOutput, edge, refresh_view
 from ..autograd.grad_mode import STATE
 from . import common
 
@@ -57,10 +57,18 @@ def run_inplace(self, cls, others, kw, fast, op):
 
     `fast()` does the write without recording (a NumPy ufunc with out=, usually).
     """
+    refresh_view(self)
     check_inplace(self, op)
     T = common.tensor_cls()
     record = STATE.enabled and cls.differentiable and (
         self.requires_grad or any(isinstance(o, T) and o.requires_grad for o in others))
+    if self._no_grad_view and STATE.enabled and (record or self._base.requires_grad):
+        raise RuntimeError(
+            "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
+            "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+            "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
+            f"tracked) or both outside (if you want the inplace to be tracked). ({op} on a view of shape "
+            f"{list(self.shape)})")
     if not record:
         fast()
         self._storage.version += 1
@@ -85,11 +93,13 @@ def _rebase(t, node):
     """Make `node` (the in-place op's record) the new history of `t`."""
     if node is None:
         return
+    # Views of this memory taken before now still carry the old history: counting the rewrite
+    # lets each one renew its grad_fn when next used (autograd.function.refresh_view).
+    t._storage.rebases += 1
     if t._base is None:
         t.requires_grad = True
         t.grad_fn = node
         t._output_nr = 0
-        _renew_views(t, t)
         return
     base = t._base
     slices = CopySlices(base, t, node)
@@ -97,28 +107,16 @@ def _rebase(t, node):
     base.grad_fn = slices
     base._output_nr = 0
     # the view's own history becomes "a strided view of the new base"
-    _as_view_of_new_base(t, base)
-    _renew_views(base, t)
+    as_view_of_new_base(t, base)
 
 
-def _as_view_of_new_base(v, base):
+def as_view_of_new_base(v, base):
     from .views import as_strided
     fresh = as_strided(base, v.shape, v.stride(), v.storage_offset())
     v.requires_grad = True
     v.grad_fn = fresh.grad_fn
     v._output_nr = 0
-
-
-def _renew_views(base, modified):
-    """Other views of `base`, taken before this in-place op, still point at its old history and
-    would get stale gradients: make each "a strided view of the new base". (PyTorch does the same,
-    lazily, when such a view's grad_fn is next read.)"""
-    views = base._storage.views
-    if not views:
-        return
-    for v in list(views):
-        if v is not modified and v._base is base:
-            _as_view_of_new_base(v, base)
+    v._seen_rebases = base._storage.rebases
 
 
 class CopySlices(Node):

@@ -222,7 +222,7 @@ class Where(Primitive):
 
 def binary(cls, a, b, op, *, floating=False, cast=True):
     """Check devices, promote dtypes as PyTorch does, and run a binary primitive."""
-    T = _tensor_cls()  # cached: common.tensor_cls() re-imports on every call
+    T = _tensor_cls()
     a_t, b_t = isinstance(a, T), isinstance(b, T)
     if a_t and b_t:
         if a._device is not b._device:
@@ -359,7 +359,6 @@ def div(a, b, *, rounding_mode=None):
         _check_int_division(a, b)
         with _fp_quiet():
             q = binary(Div, a, b, "div", floating=True).trunc()
-        T = common.tensor_cls()
         dt = common.result_dtype(a, b)
         return q.to(dt) if not dt.is_floating_point else q
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")

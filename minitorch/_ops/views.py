@@ -7,7 +7,6 @@ record (and so its version counter) and remembers its base in `_base`.
 from __future__ import annotations
 
 import math
-import weakref
 
 from .._size import Size
 from ..autograd.grad_mode import STATE
@@ -23,10 +22,9 @@ class ViewPrimitive(Primitive):
         out = super().apply(a, **kw)
         st = out._storage = a._storage
         out._base = a if a._base is None else a._base
-        if STATE.enabled:  # so that an in-place op on this memory can renew the view's history
-            if st.views is None:
-                st.views = weakref.WeakSet()
-            st.views.add(out)
+        out._seen_rebases = st.rebases  # see autograd.function.refresh_view
+        if a._no_grad_view or not STATE.enabled:
+            out._no_grad_view = True
         return out
 
 

@@ -143,8 +143,27 @@ def accumulator(leaf) -> AccumulateGrad:
     return node
 
 
+def refresh_view(t):
+    """A view taken before a recorded in-place op on its memory still has the old history (its
+    grad_fn reads the base as it was): make it "a strided view of the base as it is now", as
+    PyTorch does when such a view is next used. Cheap when there is nothing to do."""
+    seen = t._seen_rebases
+    if seen is None or seen == t._storage.rebases:
+        return
+    base = t._base
+    if not base.requires_grad:
+        t._seen_rebases = t._storage.rebases
+        return
+    from .._ops.inplace import as_view_of_new_base
+    from .grad_mode import enable_grad
+    with enable_grad():  # the renewed history is recorded even if this use is under no_grad
+        as_view_of_new_base(t, base)
+
+
 def edge(t):
     """Where a gradient for tensor `t` must go: (node, output_nr), or (None, 0)."""
+    if t._seen_rebases is not None:
+        refresh_view(t)
     if not t.requires_grad:
         return (None, 0)
     fn = t.grad_fn
@@ -236,6 +255,8 @@ class Function(metaclass=_FunctionMeta):
         from .._tensor import Tensor
         ctx = cls._node_cls()
         tensors = [a for a in args if isinstance(a, Tensor)]
+        for t in tensors:
+            refresh_view(t)
         record = STATE.enabled and any(t.requires_grad for t in tensors)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         with no_grad():

@@ -54,21 +54,29 @@ def is_contiguous(shape, strides):
 HUGE = (2 ** 31, 2 ** 33, 2 ** 40, 3 * 2 ** 35)
 
 
+# Real minitorch views of x = minitorch.arange(24).reshape(2, 3, 4): (expression, shape, stride(),
+# storage_offset()). Kept as data so that the answer key never depends on the library at grading
+# time; tests/test_course_feedback.py checks that minitorch still produces exactly these.
+VIEWS = [
+    ("x", (2, 3, 4), (12, 4, 1), 0),
+    ("x.T", (4, 3, 2), (1, 4, 12), 0),
+    ("x.transpose(0, 1)", (3, 2, 4), (4, 12, 1), 0),
+    ("x.permute(1, 2, 0)", (3, 4, 2), (4, 1, 12), 0),
+    ("x[:, 1]", (2, 4), (12, 1), 4),
+    ("x[..., ::2]", (2, 3, 2), (12, 4, 2), 0),
+    ("x[1:, :, 1:3]", (1, 3, 2), (12, 4, 1), 13),
+    ("x.unsqueeze(1)", (2, 1, 3, 4), (12, 12, 4, 1), 0),
+    ("x[:, :1]", (2, 1, 4), (12, 4, 1), 0),
+    ("x[0, 0]", (4,), (1,), 0),
+    ("x[1, 2, 3]", (), (), 23),
+    ("x.reshape(6, 4)[::2]", (3, 4), (8, 1), 0),
+    ("minitorch.arange(4).expand(3, 4)", (3, 4), (0, 1), 0),
+    ("minitorch.as_strided(minitorch.arange(24), (3, 3), (4, 1), 2)", (3, 3), (4, 1), 2),
+]
+
+
 def _views():
-    """Real minitorch views: (name, shape, stride, storage_offset)."""
-    import minitorch
-    x = minitorch.arange(24).reshape(2, 3, 4)
-    views = {
-        "x": x, "x.T": x.T, "x.transpose(0, 1)": x.transpose(0, 1), "x.permute(1, 2, 0)":
-        x.permute(1, 2, 0), "x[:, 1]": x[:, 1], "x[..., ::2]": x[..., ::2],
-        "x[1:, :, 1:3]": x[1:, :, 1:3], "x.unsqueeze(1)": x.unsqueeze(1), "x[:, :1]": x[:, :1],
-        "x[0, 0]": x[0, 0], "x[1, 2, 3]": x[1, 2, 3], "x[:, None, :, :1]": x[:, None, :, :1],
-        "x.reshape(6, 4)[::2]": x.reshape(6, 4)[::2],
-        "arange(4).expand(3, 4)": minitorch.arange(4).expand(3, 4),
-        "as_strided(arange(24), (3, 3), (4, 1), 2)": minitorch.as_strided(
-            minitorch.arange(24), (3, 3), (4, 1), 2),
-    }
-    return [(k, tuple(v.shape), tuple(v.stride()), v.storage_offset()) for k, v in views.items()]
+    return VIEWS
 
 
 def _random_shape(rng, max_ndim=5, max_size=5, huge=0.08, ones=0.25):

@@ -72,6 +72,8 @@ def main(argv=None) -> int:
     p.add_argument("--memory-mb", type=int, default=1024, help="address-space limit of a sandbox")
     p.add_argument("--seed", help="reseed the hidden random tests (default: from the solutions file)")
     p.add_argument("--glob", default="*.ipynb", help="which files are submissions (default *.ipynb)")
+    p.add_argument("--hide-hidden", action="store_true",
+                   help="feedback says a hidden test failed without showing its input")
     p.add_argument("--no-self-test", action="store_true",
                    help="skip grading the instructor's solutions first (they must score full marks)")
     p.add_argument("--quiet", action="store_true")
@@ -120,7 +122,7 @@ def main(argv=None) -> int:
     t0 = time.monotonic()
     results = [None] * len(files)
     with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
-        futures = {pool.submit(grade_submission, f, key, limits, sid, protected): i
+        futures = {pool.submit(grade_submission, f, key, limits, sid, protected, a.hide_hidden): i
                    for i, (f, sid) in enumerate(zip(files, ids))}
         for n, fut in enumerate(as_completed(futures), 1):
             i = futures[fut]
@@ -133,7 +135,7 @@ def main(argv=None) -> int:
             dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
             "submissions": len(files), "seconds": round(elapsed, 2), "jobs": a.jobs,
             "limits": {"step_seconds": limits.step_seconds, "memory_mb": limits.memory_mb,
-                       "file_mb": limits.file_mb},
+                       "file_mb": limits.file_mb}, "hide_hidden": a.hide_hidden,
             "python": sys.version.split()[0]}
     csv_path, json_path, fb = write_all(results, a.out, meta, key)
     rate = 60 * len(files) / elapsed if elapsed > 0 else 0.0

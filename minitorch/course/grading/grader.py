@@ -201,13 +201,15 @@ def _zero(key, status, reason):
                           0, len(k.cases)) for k in key.questions]
 
 
-def grade_submission(path, key: AnswerKey, limits: Limits, student=None, protected=()) -> SubmissionResult:
-    """Grade one file. Never raises: every failure is a verdict on this submission."""
+def grade_submission(path, key: AnswerKey, limits: Limits, student=None, protected=(),
+                     hide_hidden=False) -> SubmissionResult:
+    """Grade one file. Never raises: every failure is a verdict on this submission.
+    hide_hidden: say that a hidden test failed without showing its input and expected value."""
     path = Path(path)
     res = SubmissionResult(student or path.stem, str(path), "graded", max_score=key.max_score)
     t0 = time.monotonic()
     try:
-        _grade(path, key, limits, res, protected)
+        _grade(path, key, limits, res, protected, hide_hidden)
     except Exception as e:  # noqa: BLE001 - one broken submission never stops the batch
         res.verdict = "grader_error"
         res.reason = f"internal error while grading: {type(e).__name__}: {e}"
@@ -218,7 +220,7 @@ def grade_submission(path, key: AnswerKey, limits: Limits, student=None, protect
     return res
 
 
-def _grade(path, key, limits, res, protected):  # noqa: C901 - a checklist, read top to bottom
+def _grade(path, key, limits, res, protected, hide_hidden=False):  # noqa: C901 - a checklist
     # 1. the file
     try:
         size = path.stat().st_size
@@ -331,10 +333,16 @@ def _grade(path, key, limits, res, protected):  # noqa: C901 - a checklist, read
         return
     for a in run.anomalies:
         res.flags.append(f"result channel tampering: {a}")
+    refused = {}
     for v in run.violations:
-        where = v["step"].replace("cell:", "cell ").replace("q:", "")
         if not v["what"].startswith("called "):
-            res.flags.append(f"sandbox refused {v['what']} (in {where})")
+            where = str(v["step"]).replace("cell:", "cell ").replace("q:", "")
+            refused.setdefault(f"sandbox refused {v['what']}", []).append(where)
+    for what, wheres in refused.items():
+        res.flags.append(f"{what} (in {', '.join(dict.fromkeys(wheres))})")
+    for step, status, why in run.deaths:
+        if status == "exited":
+            res.flags.append(f"the process ended early during {step.replace(':', ' ')}: {why}")
     for cid, rep in run.cells.items():
         if cid == "setup" or cid in key.solution_cells:
             continue
@@ -346,7 +354,7 @@ def _grade(path, key, limits, res, protected):  # noqa: C901 - a checklist, read
 
     # 6. the verdicts, decided here
     for k in key.questions:
-        res.questions.append(_judge_question(k, run, sol_for, ex))
+        res.questions.append(_judge_question(k, run, sol_for, ex, hide_hidden))
     res.score = sum(q.points for q in res.questions)
 
 
@@ -357,7 +365,7 @@ def strip_hidden_safe(src):
         return src
 
 
-def _judge_question(k: KeyQuestion, run, sol_for, ex) -> QuestionGrade:  # noqa: C901
+def _judge_question(k: KeyQuestion, run, sol_for, ex, hide_hidden=False) -> QuestionGrade:  # noqa: C901
     s, total = k.spec, len(k.cases)
 
     def grade(status, reason, passed=0):
@@ -403,14 +411,22 @@ def _judge_question(k: KeyQuestion, run, sol_for, ex) -> QuestionGrade:  # noqa:
                                         for o in failures):
         return grade("not_attempted", f"not attempted: {s.function} still raises NotImplementedError")
     if rep.get("timeout"):
+        memory = any(isinstance(o.actual, Raised) and o.actual.type == "MemoryError" for o in outcomes)
+        why = "it kept running out of memory (MemoryError)" if memory else "an infinite loop?"
         return grade("timeout", f"{s.function} did not finish all {total} cases within the time limit "
-                                f"(finished {len(results)}; an infinite loop?)", passed)
+                                f"(finished {len(results)}; {why})", passed)
     if len(results) < total:
         return grade("tampered", f"only {len(results)} of {total} results came back")
     if failures:
         first = failures[0]
         where = {"visible": "a visible test", "hidden": "a hidden test", "random": "a random test"}[first.case.kind]
-        return grade("incorrect", f"{first.reason} [{where}; {len(failures)} of {total} cases fail]", passed)
+        shown = [o for o in failures if o.case.kind == "visible"] if hide_hidden else failures
+        if shown:
+            return grade("incorrect", f"{shown[0].reason} [{where if not hide_hidden else 'a visible test'}; "
+                                      f"{len(failures)} of {total} cases fail]", passed)
+        return grade("incorrect", f"{s.function} passes the visible tests but fails {len(failures)} of "
+                                  f"{total - sum(c.kind == 'visible' for c in k.cases)} hidden ones "
+                                  "(their inputs are not shown)", passed)
     return grade("correct", f"all {total} cases pass", passed)
 
 

@@ -52,6 +52,7 @@ class RunResult:
     runs: int = 0
     seconds: float = 0.0
     infrastructure_error: str = ""
+    deaths: list = field(default_factory=list)     # (step, status, why) for each run that died
 
 
 def _signal_name(n):
@@ -75,6 +76,9 @@ def _death(rc, killed_for, limits):
                "SIGABRT": "aborted the Python process (SIGABRT)",
                "SIGBUS": "crashed the Python process (SIGBUS)"}.get(sig, f"was killed by {sig}")
         return "crashed", why
+    if rc == 3:
+        return "exited", ("ended the process early (exit code 3: os._exit(3), or by breaking the "
+                          "grading harness, e.g. closing its files)")
     return "exited", f"ended the process early (exit code {rc}: os._exit or similar)"
 
 
@@ -262,6 +266,7 @@ def run_submission(cells, questions, limits: Limits, **job_extra) -> RunResult:
         # the run died: blame the step that was running, run the rest again
         status, why = _death(rc, killed_for, limits)
         culprit = chan.open_step
+        res.deaths.append((culprit or "between steps", status, why))
         if culprit and culprit.startswith("cell:"):
             cid = culprit[5:]
             skip_cells.add(cid)
