@@ -161,7 +161,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     arr, dt = _infer_host(data, "tensor")
     if dtype is not None:
         dt = _dtype.as_dtype(dtype, "tensor")
-    arr = np.array(arr, dtype=dt.np, copy=True, order="C")
+    with np.errstate(over="ignore"):  # 1e300 as float32 is inf, without a warning (as PyTorch)
+        arr = np.array(arr, dtype=dt.np, copy=True, order="C")
     if requires_grad and not dt.is_floating_point:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     return _finish(place(arr, _target(device)), _target(device), requires_grad, "tensor")

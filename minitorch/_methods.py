@@ -87,8 +87,16 @@ Tensor.__setitem__ = index.setitem
 
 
 def _comparable(other):
+    return isinstance(other, _COMPARABLE)
+
+
+def _comparable_types():
     import numbers
-    return isinstance(other, (Tensor, numbers.Number))
+    import numpy  # the host arrays and scalars only: no op computes with it here
+    return (Tensor, numbers.Number, numpy.ndarray, numpy.bool_)
+
+
+_COMPARABLE = _comparable_types()
 
 
 def _contains(self, element):

@@ -47,10 +47,12 @@ class _Formatter:
         else:
             self.int_mode = bool(np.all(np.ceil(nonzero) == nonzero))
             lo, hi = nonzero.min(), nonzero.max()
+            with np.errstate(over="ignore"):  # 1e38 / 1e-45 is inf, which is > 1000 as it should be
+                ratio = hi / lo
             if self.int_mode:
-                self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8
+                self.sci_mode = ratio > 1000.0 or hi > 1.0e8
             else:
-                self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+                self.sci_mode = ratio > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
         # as PyTorch: only nonzero finite values set the width (nan, inf and 0 are not padded for)
         self.max_width = max((len(self._raw(v)) for v in signed), default=1)
 

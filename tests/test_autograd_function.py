@@ -248,6 +248,28 @@ def test_mark_dirty_keeps_the_object_and_records_it():
         Double_.apply(leaf([1.0]))
 
 
+def test_mark_dirty_on_a_view_rebases_its_base():
+    class Scale_(Function):
+        @staticmethod
+        def forward(ctx, x, w):
+            ctx.save_for_backward(w)
+            x.mul_(w)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            (w,) = ctx.saved_tensors
+            return g * w, None
+
+    x = leaf([[1.0, 2.0], [3.0, 4.0]])
+    y = x * 1
+    Scale_.apply(y[1], minitorch.tensor([10.0, 20.0], dtype=minitorch.float64))
+    assert type(y.grad_fn).__name__ == "CopySlices" and y.tolist() == [[1.0, 2.0], [30.0, 80.0]]
+    (y * y).sum().backward()  # row 1 is x1 * w: d(x1 w)^2 / dx1 = 2 x1 w^2
+    assert x.grad.tolist() == [[2.0, 4.0], [600.0, 3200.0]]
+
+
 def test_wrong_number_of_gradients():
     class TooFew(Function):
         @staticmethod

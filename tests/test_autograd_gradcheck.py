@@ -453,3 +453,32 @@ def test_gradcheck_leaves_noncontiguous_inputs_unchanged():
     before = x.tolist()
     assert gradcheck(lambda a: (a * a).sum(0), (x,))
     assert x.tolist() == before and x.grad is None
+
+
+# ---- points where finite differences cannot decide: PyTorch's conventions, by hand ---------
+
+SPECIAL_POINTS = [  # (function, input, expected gradient of f(x).sum())
+    ("abs at 0 is 0", lambda x: x.abs(), [0.0, 1.0], [0.0, 1.0]),
+    ("relu at 0 is 0", lambda x: x.relu(), [0.0, 1.0], [0.0, 1.0]),
+    ("sqrt at 0 is inf", lambda x: x.sqrt(), [0.0, 4.0], [float("inf"), 0.25]),
+    ("x ** 0 is constant, even at 0", lambda x: x ** 0, [0.0, 2.0], [0.0, 0.0]),
+    ("0 ** x has gradient 0 for x >= 0", lambda x: 0.0 ** x, [0.0, 1.0], [0.0, 0.0]),
+    ("tensor 0 ** x likewise", lambda x: minitorch.zeros(2, dtype=minitorch.float64) ** x, [0.0, 1.0], [0.0, 0.0]),
+    ("norm of a zero vector is 0", lambda x: (x * 0).norm(), [1.0, 2.0], [0.0, 0.0]),
+    ("p-norm of a zero vector is 0", lambda x: (x * 0).norm(p=3), [1.0, 2.0], [0.0, 0.0]),
+    ("std of constant data is 0", lambda x: (x * 0 + 1).std(), [1.0, 2.0], [0.0, 0.0]),
+    ("clamp passes at its bounds", lambda x: x.clamp(0.0, 1.0), [0.0, 1.0], [1.0, 1.0]),
+    ("maximum splits ties", lambda x: minitorch.maximum(x, minitorch.ones(2, dtype=minitorch.float64)),
+     [1.0, 2.0], [0.5, 1.0]),
+    ("max() splits ties evenly", lambda x: x.max(), [3.0, 3.0], [0.5, 0.5]),
+    ("prod with two zeros", lambda x: x.prod(), [0.0, 0.0], [0.0, 0.0]),
+    ("prod with one zero", lambda x: x.prod(), [0.0, 5.0], [5.0, 0.0]),
+    ("cumprod with a zero", lambda x: x.cumprod(0), [2.0, 0.0], [1.0, 2.0]),
+]
+
+
+@pytest.mark.parametrize("fn, x, expected", [c[1:] for c in SPECIAL_POINTS], ids=[c[0] for c in SPECIAL_POINTS])
+def test_gradients_at_special_points(fn, x, expected):
+    t = minitorch.tensor(x, dtype=minitorch.float64, requires_grad=True)
+    fn(t).sum().backward()
+    assert t.grad.tolist() == expected

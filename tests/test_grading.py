@@ -268,7 +268,8 @@ def test_hidden_inputs_can_stay_hidden(tmp_path, key, nbs):
     sol, ex = nbs
     nb = set_cell(solve(ex, sol), "contiguous_strides",  # right except for 8-d shapes (only hidden)
                   "def contiguous_strides(shape):\n    out, step = [], 1\n    for n in reversed(shape):\n"
-                  "        out.append(step)\n        step *= n\n    return tuple(reversed(out)) if len(shape) != 8 else ()")
+                  "        out.append(step)\n        step *= n\n"
+                  "    return tuple(reversed(out)) if len(shape) != 8 else ()")
     p = write(tmp_path, "h.ipynb", nb)
     shown = grade_submission(p, key, LIMITS).questions[0]
     hidden = grade_submission(p, key, LIMITS, hide_hidden=True).questions[0]
@@ -291,7 +292,8 @@ def test_type_errors_are_explained(tmp_path, key, nbs):
                   "        if n != 1:\n            ok = ok and s == want\n            want *= n\n    return int(ok)")
     r = grade_submission(write(tmp_path, "int.ipynb", nb), key, LIMITS)
     q3 = r.questions[2]
-    assert q3.status == "incorrect" and "expected a bool" in q3.reason and "is_contiguous((2, 3, 4), (12, 4, 1))" in q3.reason
+    assert q3.status == "incorrect" and "expected a bool" in q3.reason
+    assert "is_contiguous((2, 3, 4), (12, 4, 1))" in q3.reason
 
 
 # ---- the pieces that make it trustworthy ---------------------------------------------------------

@@ -127,7 +127,8 @@ def test_strip_solution_keeps_the_indentation():
 
 
 def test_hidden_tests_are_read_not_run():
-    assert strip_hidden("q1.check()\n### BEGIN HIDDEN TESTS\nq1.check(random=5)\n### END HIDDEN TESTS\n") == "q1.check()"
+    src = "q1.check()\n### BEGIN HIDDEN TESTS\nq1.check(random=5)\n### END HIDDEN TESTS\n"
+    assert strip_hidden(src) == "q1.check()"
     calls = parse_hidden_checks("q1.check(cases=[((2 ** 40, 1),), ((1,) * 3,)], random=2, seed=-1)")
     assert calls == [("q1", {"cases": [((2 ** 40, 1),), ((1, 1, 1),)], "random": 2, "seed": -1})]
     for bad in ("import os", "q1.check(cases=open('x'))", "q1.check(cases=[x for x in 'ab'])",

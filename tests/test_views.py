@@ -32,6 +32,14 @@ def strides_of(arr):
     return tuple(s // arr.itemsize for s in arr.strides)
 
 
+VIEW_IDS = [
+    "view", "view-flat", "view-infer", "view-tuple", "reshape", "transpose", "swapaxes", "t", "permute",
+    "unsqueeze", "unsqueeze-last", "squeeze-dim", "squeeze-all", "flatten", "flatten-1", "expand", "expand-0d",
+    "expand_as", "narrow", "slice-step", "ellipsis-int", "slice-none", "unflatten", "movedim", "select",
+    "detach", "mT", "view-dtype", "as_strided", "transpose-unsqueeze-select", "view-of-sliced-rows"
+]
+
+
 @pytest.mark.parametrize("make, np_make", [
     (lambda t: t.view(6, 4), lambda a: a.reshape(6, 4)),
     (lambda t: t.view(-1), lambda a: a.reshape(-1)),
@@ -65,7 +73,7 @@ def strides_of(arr):
         a.reshape(-1)[2:], (3, 3), (16, 4))),
     (lambda t: t.transpose(0, 1).unsqueeze(0)[0], lambda a: a.transpose(1, 0, 2)),
     (lambda t: t[:, 1:].view(2, 8), lambda a: a[:, 1:].reshape(2, 8)),
-], ids=lambda f: "")
+], ids=VIEW_IDS)
 def test_view_values_strides_and_sharing(make, np_make):
     t = base()
     v = make(t)

@@ -376,7 +376,9 @@ def pow(a, b):  # noqa: A001
     T = common.tensor_cls()
     cls = Pow if not isinstance(b, T) else PowTensor if isinstance(a, T) else PowScalarBase
     try:
-        with _fp_quiet():
+        if b.__class__ is int and b >= 0:  # x ** 2, the hot case: only overflow could warn
+            return binary(cls, a, b, "pow")
+        with _fp_quiet():  # (-8) ** (1/3) is nan and 0 ** -1 inf, silently, as in PyTorch
             return binary(cls, a, b, "pow")
     except ValueError as e:  # NumPy: "Integers to negative integer powers are not allowed."
         raise RuntimeError(str(e)) from None

@@ -225,7 +225,8 @@ def _grade(path, key, limits, res, protected, hide_hidden=False):  # noqa: C901 
     try:
         size = path.stat().st_size
         if size > MAX_NOTEBOOK_BYTES:
-            res.verdict, res.reason = "too_large", f"the file is {size >> 20} MiB; the limit is {MAX_NOTEBOOK_BYTES >> 20} MiB"
+            res.verdict = "too_large"
+            res.reason = f"the file is {size >> 20} MiB; the limit is {MAX_NOTEBOOK_BYTES >> 20} MiB"
             res.questions = _zero(key, "not_graded", "not graded: " + res.reason)
             return
         data = path.read_bytes()

@@ -515,6 +515,7 @@ def _read_roots():
 
 
 def main():  # noqa: C901 - one straight-line story, in the order it must happen
+    sys.dont_write_bytecode = True  # imports never try to write outside the sandbox
     nonce = sys.stdin.readline().strip()
     result_fd = int(sys.argv[1])
     sandbox = os.path.realpath(os.getcwd())

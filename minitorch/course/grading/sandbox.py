@@ -258,7 +258,8 @@ def run_submission(cells, questions, limits: Limits, **job_extra) -> RunResult:
         if "done" in events:
             done = events["done"]
             for v in done.get("violations", []):
-                if isinstance(v, dict) and isinstance(v.get("what"), str) and str(v.get("step", "")).startswith("cell:"):
+                if (isinstance(v, dict) and isinstance(v.get("what"), str)
+                        and str(v.get("step", "")).startswith("cell:")):
                     item = {"step": v["step"], "what": v["what"]}
                     if item not in res.violations:
                         res.violations.append(item)
