@@ -74,7 +74,7 @@ class Tensor:
     # ---- attributes --------------------------------------------------------------------
     @property
     def shape(self):
-        return Size(self._data.shape)
+        return tuple.__new__(Size, self._data.shape)  # the array's shape is already a tuple of ints
 
     def size(self, dim=None):
         if dim is None:

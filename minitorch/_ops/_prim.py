@@ -8,7 +8,8 @@ input requires grad, creates the node that records it.
 from __future__ import annotations
 
 from .. import _dtype
-from ..autograd.function import Function, Node, SavedOutput, _connect, edge as _edge, refresh_view
+from .._dtype import _FROM_NP
+from ..autograd.function import Function, Node, SavedOutput, _connect, accumulator, edge as _edge, refresh_view
 from ..autograd.grad_mode import STATE
 
 _Tensor = None  # minitorch.Tensor, bound on first use (importing it at the top would be circular)
@@ -62,13 +63,25 @@ class Primitive(Function):
             a, b = inputs  # binary ops, the commonest case: a plain call is cheaper than *inputs
             return Tensor._make(cls.forward(NULL_CTX, a, b), dev)
         ctx = cls._node_cls()
-        ctx.needs_input_grad = tuple(isinstance(t, Tensor) and t.requires_grad for t in inputs)
+        needs, edges, metas = [], [], []
+        for t in inputs:  # one pass: which inputs need a gradient, where it goes, what it must look like
+            if isinstance(t, Tensor) and t.requires_grad:
+                needs.append(True)
+                edges.append((t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator(t), 0))
+                # the array's shape (a plain tuple) serves the engine as well as t.shape, cheaper
+                metas.append((t._data.shape, _FROM_NP[t._data.dtype], t._device))
+            else:
+                needs.append(False)
+                edges.append((None, 0))
+                metas.append(None)
+        ctx.needs_input_grad = tuple(needs)
         data = cls.forward(ctx, *inputs, **kw)
         out = Tensor._make(data, dev)
-        if out.dtype.is_floating_point:
+        if out._data.dtype.kind == "f":
             out.requires_grad = True
             out.grad_fn = ctx
-            _connect_mixed(ctx, inputs)
+            ctx.next_functions = tuple(edges)
+            ctx._input_meta = tuple(metas)
             if cls.saves_output:
                 ctx._saved_output = SavedOutput(out)
         return out

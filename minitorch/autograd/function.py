@@ -25,19 +25,22 @@ class Node:
     is e.g. 'MulBackward0'."""
 
     _fn = None  # the Function class whose backward this node runs
+    # Defaults live on the class, so recording a node (on every op that requires grad) sets
+    # only what differs from them.
+    next_functions = ()
+    needs_input_grad = ()
+    _input_meta = ()  # (shape, dtype, device) of each input, to check/reduce its gradient
+    _saved = ()
+    _freed = False
+    _pre_hooks = None  # {output_nr: [hook, ...]} from Tensor.register_hook on outputs
+    _retain = None  # {output_nr: weakref to the tensor} from Tensor.retain_grad
+    _num_outputs = 1
+    _materialize_grads = True
+    _non_differentiable = ()
+    _dirty = ()
 
     def __init__(self):
-        self.next_functions = ()
-        self.needs_input_grad = ()
-        self._input_meta = ()  # (shape, dtype, device) of each input, to check/reduce its gradient
-        self._saved = ()
-        self._freed = False
-        self._pre_hooks = None  # {output_nr: [hook, ...]} from Tensor.register_hook on outputs
-        self._retain = None  # {output_nr: weakref to the tensor} from Tensor.retain_grad
-        self._num_outputs = 1
-        self._materialize_grads = True
-        self._non_differentiable = ()
-        self._dirty = ()
+        pass
 
     # -- the ctx API --------------------------------------------------------------------
     def save_for_backward(self, *tensors):
