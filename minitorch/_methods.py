@@ -2,10 +2,13 @@
 what a tensor *is*, and each op lives with its forward and backward in `_ops/`."""
 from __future__ import annotations
 
+import operator
+
 from . import _dtype
 from ._ops import convert, index, inplace, join, linalg, pointwise as pw, reduce as rd, views
 from ._ops.common import broadcast_shapes, result_dtype, same_device, tensor_cls, to_device_of
 from ._tensor import Tensor
+from .autograd.grad_mode import STATE
 
 
 def _method(name, fn):
@@ -34,21 +37,33 @@ for _name, _fn in {
 Tensor.multiply, Tensor.subtract, Tensor.divide = pw.mul, pw.sub, pw.div
 
 
-def _add_op(self, other):
-    return pw.binary(pw.Add, self, other, "add")
+def _fast(array_op, slow, kinds):
+    """An operator with a short path for the commonest call: two plain tensors, same device
+    and dtype, nothing to record. It does exactly what the full path (`slow`) would do, minus
+    the promotion and recording machinery; anything else takes the full path."""
+    make = Tensor._make
+
+    def op(self, other):
+        if (other.__class__ is Tensor and self.__class__ is Tensor and self._device is other._device
+                and self._data.dtype is other._data.dtype and self._data.dtype.kind in kinds
+                and not ((self.requires_grad or other.requires_grad) and STATE.enabled)
+                and self._seen_rebases is None and other._seen_rebases is None):
+            try:
+                return make(array_op(self._data, other._data), self._device)
+            except ValueError:
+                pass  # a broadcast error: the full path raises it in PyTorch's words
+        return slow(self, other)
+    op.__name__ = slow.__name__
+    return op
 
 
-def _mul_op(self, other):
-    return pw.binary(pw.Mul, self, other, "mul")
-
-
-Tensor.__add__ = _add_op
+Tensor.__add__ = _fast(operator.add, lambda self, other: pw.binary(pw.Add, self, other, "add"), "biuf")
+Tensor.__sub__ = _fast(operator.sub, lambda self, other: pw.sub(self, other), "iuf")  # bool - bool raises
+Tensor.__mul__ = _fast(operator.mul, lambda self, other: pw.binary(pw.Mul, self, other, "mul"), "biuf")
+Tensor.__truediv__ = _fast(operator.truediv, lambda self, other: pw.div(self, other), "f")  # ints -> float
 Tensor.__radd__ = lambda self, other: pw.binary(pw.Add, other, self, "add")
-Tensor.__sub__ = lambda self, other: pw.sub(self, other)
 Tensor.__rsub__ = lambda self, other: pw.sub(other, self)
-Tensor.__mul__ = _mul_op
 Tensor.__rmul__ = lambda self, other: pw.binary(pw.Mul, other, self, "mul")
-Tensor.__truediv__ = lambda self, other: pw.div(self, other)
 Tensor.__rtruediv__ = lambda self, other: pw.div(other, self)
 Tensor.__floordiv__ = lambda self, other: pw.floor_divide(self, other)
 Tensor.__rfloordiv__ = lambda self, other: pw.floor_divide(other, self)

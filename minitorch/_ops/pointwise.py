@@ -625,7 +625,11 @@ class Relu(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
-        return (grad * (ctx.saved_output > 0),)
+        y = ctx.saved_output  # unpacking checks it was not modified in place
+        # The step's derivative is 0 almost everywhere, so the mask is a constant of the graph:
+        # one multiply instead of compare, cast and multiply.
+        mask = (y._data > 0).astype(grad._data.dtype)
+        return (grad * common.tensor_cls()._make(mask, grad._device),)
 
 
 class Clamp(Primitive):

@@ -28,11 +28,11 @@ def _sum_to(grad, shape, node, i):
         raise RuntimeError(
             f"Function {node.name()} returned an invalid gradient at index {i} - got {list(gshape)} "
             f"but expected shape compatible with {list(shape)}")
-    dims = tuple(range(lead)) + tuple(lead + k for k, s in enumerate(shape) if s == 1 and gshape[lead + k] != 1)
-    if dims:
-        grad = grad.sum(dim=dims, keepdim=True)
-    if lead:
-        grad = grad.reshape(shape)
+    inner = tuple(lead + k for k, s in enumerate(shape) if s == 1 and gshape[lead + k] != 1)
+    if inner:
+        grad = grad.sum(dim=inner, keepdim=True)
+    if lead:  # summing the leading dims away leaves exactly `shape`: no reshape needed
+        grad = grad.sum(dim=tuple(range(lead)))
     return grad
 
 
@@ -56,14 +56,24 @@ def _run_leaf_hooks(leaf, grad):
     return grad
 
 
-def _accumulate(leaf, grad, create_graph, hooks=True):
+def _accumulate(leaf, grad, create_graph, hooks=True, given=None):
+    """Add `grad` into `leaf.grad`. `given` holds the storages already handed out in this
+    backward pass (the caller's gradients, retained grads, other leaves' grads)."""
     if hooks and leaf._accum_hooks:
         grad = _run_leaf_hooks(leaf, grad)
     old = leaf._grad  # the attribute itself: reading .grad of a non-leaf (inputs=) would warn
     if old is None:
-        # A fresh, contiguous buffer (clone copies in row-major order): the incoming gradient
-        # may be a broadcast view or the caller's own tensor, and later ones are added in place.
-        leaf._grad = grad if create_graph else grad.detach().clone()
+        if create_graph:
+            leaf._grad = grad
+        elif (given is not None and grad._base is None and grad._data.flags.c_contiguous
+              and id(grad._storage) not in given):
+            # a fresh result of backward that nobody else holds: keep it instead of copying
+            given.add(id(grad._storage))
+            leaf._grad = grad.detach()
+        else:
+            # a contiguous copy of its own: the gradient may be a broadcast view, the caller's
+            # tensor or shared with another leaf, and later ones are added into it in place
+            leaf._grad = grad.detach().clone()
     elif create_graph or STATE.enabled and old.requires_grad:
         leaf._grad = old + grad
     else:
@@ -117,6 +127,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     results = [None] * (len(inputs) if inputs is not None else 0)
     needed = _needed(roots, capture) if capture is not None else None
 
+    given = {id(g._storage) for g in grad_tensors}
     ready = []
     for node, _ in roots:
         if deps.get(node, 0) == 0 and node not in ready:
@@ -138,6 +149,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                     t = ref()
                     if t is not None and nr < len(grads) and grads[nr] is not None:
                         g = grads[nr] if create_graph else grads[nr].detach()
+                        given.add(id(g._storage))
                         # like a leaf's, a retained grad adds up over backward calls
                         t._grad = g if t._grad is None else t._grad + g
             if capture is not None:
@@ -153,7 +165,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 continue
             if isinstance(node, AccumulateGrad):
                 if capture is None:
-                    _accumulate(node.variable, grads[0], create_graph)
+                    _accumulate(node.variable, grads[0], create_graph, given=given)
                 continue
             if needed is not None and node not in needed:
                 _release_deps(node, deps, ready)
