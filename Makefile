@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 # The stamp is rebuilt whenever pyproject.toml changes, so `make` reinstalls only then.
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: venv lab test bench clean
+.PHONY: venv lab test bench release grade clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "minitorch needs Python 3.10 or newer (found " + sys.version.split()[0] + "); set PYTHON=python3.X")'
@@ -26,6 +26,17 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH_ARGS)
+
+# Instructors: exercises/ is generated from solutions/ (never edited by hand) ...
+release: $(STAMP)
+	$(BIN)/python -m minitorch.course.release $(RELEASE_ARGS)
+
+# ... and a folder of submitted notebooks is graded in one command:
+#   make grade CLASS=submissions/ EXERCISE=01_strides [OUT=grades/] [GRADE_ARGS="--timeout 3"]
+OUT ?= grades
+grade: $(STAMP)
+	@test -n "$(CLASS)" -a -n "$(EXERCISE)" || { echo "usage: make grade CLASS=folder-of-notebooks EXERCISE=01_strides [OUT=grades]"; exit 2; }
+	$(BIN)/python -m minitorch.course.grade $(CLASS) --exercise $(EXERCISE) --out $(OUT) $(GRADE_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
