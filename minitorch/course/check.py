@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 from . import progress
 from .grading.harness import ForbiddenCallError, forbid_calls
-from .spec import CaseOutcome, Exercise, QuestionSpec, Raised, judge, run_in_process
+from .spec import (CaseOutcome, Exercise, QuestionSpec, Raised, expected_outcome, judge,
+                   run_in_process)
 
 STATUSES = ("correct", "incorrect", "not_attempted", "missing")
 
@@ -122,7 +123,7 @@ class Question:
             return CheckResult(s.id, name, "missing", f"✘ {s.id}: {name} is not a function",
                                [f"{name} is a {type(fn).__name__}; define it with `def {name}(...):`"])
         case_list = s.cases(cases, random, seed)
-        expected = [s.reference(*_copy(c.args)) for c in case_list]
+        expected = [expected_outcome(s.reference, _copy(c.args), s.raises) for c in case_list]
         forbidden = []
         restore = forbid_calls(self.exercise.forbidden_calls, forbidden.append)
         try:

@@ -244,6 +244,10 @@ class QuestionSpec:
     visible_random: int = 20
     visible_seed: int = 0
     compare: Callable[[Any, Any], str | None] = compare_values
+    # Exception types the reference raises on purpose (e.g. PyTorch's RuntimeError for shapes
+    # that do not broadcast): on such inputs the expected outcome is that exception, and a
+    # submission is right when it raises the same type with the same message.
+    raises: tuple = ()
 
     def call_text(self, args):
         return f"{self.function}({', '.join(show(a) for a in args)})"
@@ -295,9 +299,27 @@ class CaseOutcome:
     actual: Any = None
 
 
+def expected_outcome(reference, args, raises=()):
+    """What reference(*args) returns, or Raised(...) when it raises one of `raises` on purpose."""
+    try:
+        return reference(*args)
+    except tuple(raises) as e:  # an empty tuple catches nothing: other errors propagate
+        return Raised(type(e).__name__, str(e))
+
+
 def judge(q: QuestionSpec, case: Case, expected, actual) -> CaseOutcome:
     """Compare one decoded actual value with the expected one."""
     call = q.call_text(case.args)
+    if isinstance(expected, Raised):
+        if isinstance(actual, Raised):
+            if (actual.type, actual.message) == (expected.type, expected.message):
+                return CaseOutcome(case, True, "", expected, actual)
+            if actual.type == "NotImplementedError":
+                return CaseOutcome(case, False, f"{call} raised {actual}", expected, actual)
+            return CaseOutcome(case, False, f"{call} raised {actual}; expected {expected}",
+                               expected, actual)
+        return CaseOutcome(case, False, f"{call} returned {show(actual)}; expected it to raise "
+                                        f"{expected}", expected, actual)
     if isinstance(actual, Raised):
         return CaseOutcome(case, False, f"{call} raised {actual}", expected, actual)
     why = q.compare(expected, actual)

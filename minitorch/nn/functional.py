@@ -288,6 +288,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     of shape (N, C) (or (C,), or (N, C, d1, ...)) and class ids `target` of shape (N) (...)."""
     _check_reduction(reduction)
     _check_targets(input, target, "nll_loss")
+    if target.dtype.name not in ("int64", "uint8"):
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {target.dtype._short} (class ids for "
+            "nll_loss / cross_entropy are int64: use target.long())")
     cdim = _class_dim(input)
     n_classes = input.shape[cdim]
     valid = target != ignore_index
@@ -394,7 +398,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     if not target.dtype.is_floating_point:
-        target = target.to(input.dtype)
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type {target.dtype._short} "
+            "(binary_cross_entropy_with_logits needs float targets, 0. or 1.: use target.float())")
     loss = BCEWithLogits.apply(input, target, pos_weight)
     if weight is not None:
         loss = loss * weight

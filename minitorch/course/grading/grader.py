@@ -21,7 +21,7 @@ from pathlib import Path
 from ..notebook import (NotebookError, cell_source, exercise_name, grade_id, hidden_blocks, nbgrader,
                         parse_hidden_checks, parse_notebook, release, strip_hidden,
                         validate_source_notebook, without_markers)
-from ..spec import Case, Exercise, Raised, decode, decode_plain_copy, judge
+from ..spec import Case, Exercise, Raised, decode, decode_plain_copy, expected_outcome, judge
 from .harness import encode_args
 from .sandbox import Limits, run_submission
 
@@ -115,7 +115,8 @@ class AnswerKey:
             if not callable(ref):
                 raise AnswerKeyError(f"the solution cell {q.solution_cell} does not define {q.function}")
             try:
-                expected = [ref(*tuple(decode_plain_copy(a) for a in c.args)) for c in cases]
+                expected = [expected_outcome(ref, tuple(decode_plain_copy(a) for a in c.args), q.raises)
+                            for c in cases]
             except Exception as e:  # noqa: BLE001
                 raise AnswerKeyError(f"the reference {q.function} fails on the grader's inputs: "
                                      f"{type(e).__name__}: {e}") from None

@@ -1,0 +1,183 @@
+"""Exercise 10, backward formulas: the local derivatives of five ops, and summing a gradient
+back to a broadcast input's shape.
+
+Plain Python over floats and nested lists: the notebook then plugs the learner's functions
+into a minitorch.autograd.Function and gradchecks it, but the grader compares plain data only.
+Gradients for (b) are multiples of 1/4 and small, so every sum is exact in floating point and
+any order of summation gives exactly the expected value. The reference solutions are the
+solution cells of solutions/10_backward_formulas.ipynb (a test keeps them equal).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+from ..spec import Exercise, QuestionSpec
+from ._approx import approx
+
+
+# ---- reference solutions (identical to the solution cells of the notebook) ----------------
+def local_backward(op, inputs, grad):
+    """The gradient of a loss with respect to each input of `op`, given the inputs' values and
+    `grad`, the gradient with respect to op's output. One float per input, as a tuple.
+
+    local_backward("mul", (2.0, 3.0), 1.0) == (3.0, 2.0)
+    """
+    if op == "mul":
+        x, y = inputs
+        return (grad * y, grad * x)
+    if op == "div":
+        x, y = inputs
+        return (grad / y, -grad * x / (y * y))
+    if op == "pow":
+        x, y = inputs
+        return (grad * y * x ** (y - 1), grad * x ** y * math.log(x))
+    if op == "tanh":
+        (x,) = inputs
+        t = math.tanh(x)
+        return (grad * (1 - t * t),)
+    if op == "sigmoid":
+        (x,) = inputs
+        s = 1 / (1 + math.exp(-x))
+        return (grad * s * (1 - s),)
+    raise ValueError(f"unknown op {op!r}")
+
+
+def unbroadcast(grad, shape):
+    """Sum `grad` (nested lists, as from .tolist()) back to `shape`, the shape of an input
+    that was broadcast: sum away the leading dims it lacks, and the dims where it has size 1
+    (keeping them, with size 1). A 0-d result is a float.
+
+    unbroadcast([[1.0, 2.0], [3.0, 4.0]], (2,)) == [4.0, 6.0]
+    """
+    gshape = []
+    row = grad
+    while isinstance(row, list):
+        gshape.append(len(row))
+        row = row[0]
+    lead = len(gshape) - len(shape)
+    sums = {}
+    for index in itertools.product(*[range(n) for n in gshape]):
+        value = grad
+        for i in index:
+            value = value[i]
+        target = tuple(0 if size == 1 else i for i, size in zip(index[lead:], shape))
+        sums[target] = sums.get(target, 0.0) + value
+
+    def build(prefix):
+        if len(prefix) == len(shape):
+            return sums[prefix]
+        return [build(prefix + (i,)) for i in range(shape[len(prefix)])]
+
+    return build(())
+
+
+# ---- inputs -------------------------------------------------------------------------------
+OPS2 = ("mul", "div", "pow")
+OPS1 = ("tanh", "sigmoid")
+
+
+def _visible_q1():
+    return [
+        ("mul", (2.0, 3.0), 1.0), ("mul", (-1.5, 4.0), 2.0), ("mul", (0.0, 5.0), -1.0),
+        ("div", (6.0, 3.0), 1.0), ("div", (1.0, -0.5), 0.5), ("div", (-2.0, 4.0), -3.0),
+        ("pow", (2.0, 3.0), 1.0), ("pow", (9.0, 0.5), 1.0), ("pow", (0.5, -2.0), 0.25),
+        ("pow", (1.0, 7.0), 1.0), ("pow", (3.0, 1.0), 2.0),
+        ("tanh", (0.0,), 1.0), ("tanh", (1.0,), 1.0), ("tanh", (-2.0,), 0.5),
+        ("sigmoid", (0.0,), 1.0), ("sigmoid", (2.0,), 1.0), ("sigmoid", (-3.0,), -2.0),
+        ("sigmoid", (-40.0,), 1.0), ("tanh", (20.0,), 1.0),
+    ]
+
+
+def _random_q1(rng, n):
+    out = []
+    for _ in range(n):
+        op = rng.choice(OPS2 + OPS1)
+        grad = rng.choice([1.0, -1.0, round(rng.uniform(-3, 3), 4)])
+        if op == "pow":
+            inputs = (round(rng.uniform(0.1, 4.0), 4), round(rng.uniform(-3.0, 3.0), 3))
+        elif op == "div":
+            y = round(rng.uniform(0.2, 4.0), 4) * rng.choice([1, -1])
+            inputs = (round(rng.uniform(-5, 5), 4), y)
+        elif op == "mul":
+            inputs = (round(rng.uniform(-5, 5), 4), round(rng.uniform(-5, 5), 4))
+        else:
+            inputs = (round(rng.uniform(-6, 6), 4),)
+        out.append((op, inputs, grad))
+    return out
+
+
+def _nested(rng, shape):
+    if not shape:
+        return rng.randint(-40, 40) / 4
+    return [_nested(rng, shape[1:]) for _ in range(shape[0])]
+
+
+def _visible_q2():
+    return [
+        ([[1.0, 2.0], [3.0, 4.0]], (2,)),
+        ([[1.0, 2.0], [3.0, 4.0]], (2, 2)),
+        ([[1.0, 2.0], [3.0, 4.0]], (1, 2)),
+        ([[1.0, 2.0], [3.0, 4.0]], (2, 1)),
+        ([[1.0, 2.0], [3.0, 4.0]], (1, 1)),
+        ([[1.0, 2.0], [3.0, 4.0]], (1,)),
+        ([[1.0, 2.0], [3.0, 4.0]], ()),
+        ([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0], [1.0, 1.0, 1.0]], (3,)),   # a bias
+        ([0.5, 0.25, -1.0], ()),
+        ([0.5, 0.25, -1.0], (3,)),
+        (2.5, ()),                                            # nothing to do for a 0-d grad
+        ([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]], (2, 1, 2)),
+        ([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]], (2, 1)),
+        ([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]], (1, 1, 1)),
+        ([[7.0]], (1,)),
+    ]
+
+
+def _random_q2(rng, n):
+    out = []
+    for _ in range(n):
+        gshape = tuple(rng.choice([1, 2, 2, 3, 4]) for _ in range(rng.randint(0, 4)))
+        keep = rng.randint(0, len(gshape))
+        shape = tuple(1 if (s == 1 or rng.random() < 0.4) else s for s in gshape[len(gshape) - keep:])
+        out.append((_nested(rng, gshape), shape))
+    return out
+
+
+# ---- the exercise ---------------------------------------------------------------------------
+EXERCISE = Exercise(
+    name="10_backward_formulas",
+    title="Backward formulas, and summing a gradient back to a broadcast shape",
+    forbidden_calls=("numpy.*",),
+    forbidden_imports=("minitorch", "torch", "jax", "tensorflow", "sympy"),
+    forbidden_reason="write these in plain Python (math is fine): minitorch and NumPy would "
+                     "differentiate or reduce for you, which is what this exercise asks of you",
+    questions=[
+        QuestionSpec(
+            id="q1", function="local_backward", title="(a) the local derivatives of five ops",
+            solution_cell="local_backward", test_cell="test_local_backward",
+            reference=local_backward, visible_cases=_visible_q1, random_cases=_random_q1,
+            compare=approx(rel_tol=1e-7, abs_tol=1e-12),
+            hints=[
+                "The chain rule: d loss / d x = grad * (d out / d x). So each answer is grad times "
+                "the derivative of the op with respect to that input, at the given values.",
+                "mul: (grad*y, grad*x). div x/y: (grad/y, -grad*x/y**2). pow x**y: "
+                "(grad*y*x**(y-1), grad*x**y*log(x)); x is always positive here.",
+                "tanh: 1 - tanh(x)**2. sigmoid s = 1/(1+exp(-x)): s*(1-s). Return a tuple with one "
+                "float per input: (g,) for tanh and sigmoid, (gx, gy) for the others.",
+            ]),
+        QuestionSpec(
+            id="q2", function="unbroadcast", title="(b) sum a gradient back to an input's shape",
+            solution_cell="unbroadcast", test_cell="test_unbroadcast",
+            reference=unbroadcast, visible_cases=_visible_q2, random_cases=_random_q2,
+            hints=[
+                "Broadcasting lined the shapes up from the right. The input was used once for every "
+                "position of a leading dim it lacks, and once for every position along a dim where "
+                "it has size 1: its gradient is the sum over all those uses.",
+                "Find grad's shape by following [0] down the nested lists. For every index of grad "
+                "(itertools.product of ranges), drop the leading dims the input lacks and put 0 "
+                "where the input's size is 1: that is the input position it adds to.",
+                "Accumulate into a dict {input index: sum}, then build nested lists of exactly "
+                "`shape` from it (recursively). Shape () gives a bare float, shape (1,) a list [s].",
+            ]),
+    ],
+)

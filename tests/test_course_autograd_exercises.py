@@ -1,0 +1,428 @@
+"""The autograd and training exercises (09 topological sort, 10 backward formulas, 13 optimizer
+steps): check() says not attempted / incorrect (with input, expected and actual) / correct;
+common mistakes are caught while rounding differences are not; the answer keys agree with
+minitorch itself; the grader gives partial credit; the notebooks run.
+
+The generic guarantees (each solution scores full marks, each untouched exercise zero, the
+release is in sync) are parametrized over every exercise in tests/test_grading.py and
+tests/test_release_sync.py.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import minitorch
+from minitorch.course import CheckFailed, load_exercise
+from minitorch.course.exercises import backward_formulas as bf
+from minitorch.course.exercises import get_exercise
+from minitorch.course.exercises import optimizer_steps as opt
+from minitorch.course.exercises import topological_sort as topo
+from minitorch.course.exercises._approx import approx
+from minitorch.course.grading.grader import AnswerKey, grade_submission
+from minitorch.course.grading.sample_class import as_submission, load, set_cell, solve
+from minitorch.course.grading.sandbox import Limits
+from minitorch.course.notebook import dumps
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = ["09_topological_sort", "10_backward_formulas", "13_optimizer_steps"]
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(autouse=True)
+def progress_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("MINITORCH_PROGRESS", str(tmp_path / "progress.json"))
+
+
+def _not_written(*args, **kwargs):
+    raise NotImplementedError("Replace this line with your code, then run the test cell below.")
+
+
+# ---- the three outcomes, with what a learner needs to see ------------------------------------
+# (exercise, question index, a wrong function, words the first failure must show: the call,
+#  what it returned and what was expected)
+WRONG = [
+    ("09_topological_sort", 0, lambda graph: sorted(graph),
+     ["topo_order({'y': ['a', 'b'], 'a': [], 'b': []})", "returned ['a', 'b', 'y']",
+      "expected ['y', 'a', 'b']"]),
+    ("09_topological_sort", 1, lambda nodes, output: {n: 1.0 for n in nodes if nodes[n][0] == "leaf"},
+     ["backprop_scalar({'x': ('leaf', 3.0), 'y': ('mul', 'x', 'x')}, 'y')", "returned {'x': 1.0}",
+      "expected {'x': 6.0}"]),
+    ("10_backward_formulas", 0, lambda op, inputs, grad: tuple(grad for _ in inputs),
+     ["local_backward('mul', (2.0, 3.0), 1.0)", "returned (1.0, 1.0)", "expected (3.0, 2.0)"]),
+    ("10_backward_formulas", 1, lambda grad, shape: grad,
+     ["unbroadcast([[1.0, 2.0], [3.0, 4.0]], (2,))", "returned [[1.0, 2.0], [3.0, 4.0]]",
+      "expected [4.0, 6.0]"]),
+    ("13_optimizer_steps", 0, lambda params, grads, state, lr, momentum=0.0, weight_decay=0.0:
+        (params, state),
+     ["sgd_step([1.0], [0.5], None, 0.1)", "returned ([1.0], None)", "expected ([0.95], None)"]),
+    ("13_optimizer_steps", 1, lambda params, grads, state, *a, **k: (params, state),
+     ["adam_step([1.0], [0.5], None)", "returned ([1.0], None)", "expected ([0.99900000002]"]),
+]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_not_attempted_then_correct(name):
+    ex = get_exercise(name)
+    for q in load_exercise(name):
+        r = q.evaluate(_not_written)
+        assert r.status == "not_attempted" and "is not written yet" in r.message, r.lines()
+        r = q.evaluate(q.spec.reference)
+        assert r.status == "correct" and r.passed == r.total >= 25, r.lines()
+        assert q.spec.function in r.message
+    assert len(ex.questions) in (2, 3)
+
+
+@pytest.mark.parametrize("name, i, fn, words", WRONG, ids=[f"{w[0]}-q{w[1] + 1}" for w in WRONG])
+def test_incorrect_shows_input_expected_and_actual(name, i, fn, words):
+    q = load_exercise(name)[i]
+    r = q.evaluate(fn)
+    assert r.status == "incorrect" and "not right yet" in r.message
+    for w in words:
+        assert w in r.details[0], (w, r.details)
+    with pytest.raises(CheckFailed):
+        q.check(fn=fn)
+
+
+def test_check_finds_the_function_by_name(capsys):
+    q1 = load_exercise("13_optimizer_steps")[0]
+    globals()["sgd_step"] = opt.sgd_step
+    try:
+        assert q1.check() is None
+        assert "✔ q1: sgd_step is correct" in capsys.readouterr().out
+    finally:
+        globals().pop("sgd_step")
+
+
+# ---- mistakes that must fail, rounding that must not --------------------------------------------
+def _topo_dfs(graph):
+    """A correct topological order, but not the one with the smallest names first."""
+    seen, post = set(), []
+
+    def visit(n):
+        if n not in seen:
+            seen.add(n)
+            for p in graph[n]:
+                visit(p)
+            post.append(n)
+    for n in graph:
+        visit(n)
+    return post[::-1]
+
+
+def _backprop_assign(nodes, output):
+    """Uses = instead of +=: wrong as soon as a node is used twice."""
+    values = {}
+
+    def value(n):
+        op, *a = nodes[n]
+        return a[0] if op == "leaf" else (value(a[0]) + value(a[1]) if op == "add" else
+                                          value(a[0]) * value(a[1]) if op == "mul" else math.exp(value(a[0])))
+    grads = {n: 0.0 for n in nodes}
+    grads[output] = 1.0
+    graph = {n: list(v[1:]) if v[0] != "leaf" else [] for n, v in nodes.items()}
+    for n in topo.topo_order(graph):
+        op, *a = nodes[n]
+        if op == "add":
+            grads[a[0]] = grads[n]
+            grads[a[1]] = grads[n]
+        elif op == "mul":
+            grads[a[0]] = grads[n] * value(a[1])
+            grads[a[1]] = grads[n] * value(a[0])
+        elif op == "exp":
+            grads[a[0]] = grads[n] * value(n)
+    del values
+    return {n: grads[n] for n in nodes if nodes[n][0] == "leaf"}
+
+
+def _sigmoid_wrong(op, inputs, grad):
+    if op == "sigmoid":
+        s = 1 / (1 + math.exp(-inputs[0]))
+        return (grad * s,)  # forgot (1 - s)
+    return bf.local_backward(op, inputs, grad)
+
+
+def _unbroadcast_leading_only(grad, shape):
+    """Sums the leading dims but forgets the size-1 ones."""
+    while isinstance(grad, list) and _ndim(grad) > len(shape):
+        grad = _add_all(grad)
+    return grad
+
+
+def _ndim(g):
+    return 1 + _ndim(g[0]) if isinstance(g, list) else 0
+
+
+def _add_all(rows):
+    out = rows[0]
+    for r in rows[1:]:
+        out = _add(out, r)
+    return out
+
+
+def _add(a, b):
+    return [_add(x, y) for x, y in zip(a, b)] if isinstance(a, list) else a + b
+
+
+def _sgd_no_first_step_rule(params, grads, state, lr, momentum=0.0, weight_decay=0.0):
+    """Starts the momentum buffer at 0 instead of at the first gradient."""
+    state = state or [0.0] * len(params)
+    buf = [momentum * b + g + weight_decay * p for b, g, p in zip(state, grads, params)]
+    new = [p - lr * b for p, b in zip(params, buf)]
+    return new, (buf if momentum else None)
+
+
+def _adam(params, grads, state, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0,
+          correct=True, eps_inside=False, torch_style=False):
+    b1, b2 = betas
+    state = state or {"step": 0, "exp_avg": [0.0] * len(params), "exp_avg_sq": [0.0] * len(params)}
+    t = state["step"] + 1
+    ps, ms, vs = [], [], []
+    for p, g, m, v in zip(params, grads, state["exp_avg"], state["exp_avg_sq"]):
+        g = g + weight_decay * p
+        if torch_style:  # PyTorch's own arithmetic: a lerp, and sqrt(v) / sqrt(1 - b2**t)
+            m = m + (g - m) * (1 - b1)
+            v = v * b2 + g * g * (1 - b2)
+            denom = math.sqrt(v) / math.sqrt(1 - b2 ** t) + eps
+            p = p - (lr / (1 - b1 ** t)) * (m / denom)
+        else:
+            m = b1 * m + (1 - b1) * g
+            v = b2 * v + (1 - b2) * g * g
+            mh, vh = (m / (1 - b1 ** t), v / (1 - b2 ** t)) if correct else (m, v)
+            p = p - lr * mh / (math.sqrt(vh + eps) if eps_inside else math.sqrt(vh) + eps)
+        ps.append(p)
+        ms.append(m)
+        vs.append(v)
+    return ps, {"step": t, "exp_avg": ms, "exp_avg_sq": vs}
+
+
+@pytest.mark.parametrize("name, i, fn", [
+    ("09_topological_sort", 0, _topo_dfs),
+    ("09_topological_sort", 1, _backprop_assign),
+    ("10_backward_formulas", 0, _sigmoid_wrong),
+    ("10_backward_formulas", 1, _unbroadcast_leading_only),
+    ("13_optimizer_steps", 0, _sgd_no_first_step_rule),
+    ("13_optimizer_steps", 1, lambda *a, **k: _adam(*a, **k, correct=False)),
+    ("13_optimizer_steps", 1, lambda *a, **k: _adam(*a, **k, eps_inside=True)),
+], ids=["dfs-order", "assign-not-accumulate", "sigmoid-missing-1-s", "unbroadcast-size-1",
+        "sgd-buffer-from-zero", "adam-no-bias-correction", "adam-eps-inside-sqrt"])
+def test_common_mistakes_are_caught(name, i, fn):
+    assert load_exercise(name)[i].evaluate(fn).status == "incorrect"
+
+
+@pytest.mark.parametrize("name, i, fn", [
+    ("13_optimizer_steps", 1, lambda *a, **k: _adam(*a, **k, torch_style=True)),
+    ("10_backward_formulas", 0, lambda op, inputs, grad: (
+        (grad / math.cosh(inputs[0]) ** 2,) if op == "tanh" else
+        (grad * math.exp(-inputs[0]) / (1 + math.exp(-inputs[0])) ** 2,) if op == "sigmoid" else
+        (grad / inputs[1], grad * (-inputs[0] / inputs[1]) / inputs[1]) if op == "div" else
+        bf.local_backward(op, inputs, grad))),
+    ("09_topological_sort", 1, lambda nodes, output: {  # sums the paths in the other order
+        k: sum(reversed([v])) for k, v in topo.backprop_scalar(nodes, output).items()}),
+], ids=["adam-pytorch-arithmetic", "other-derivative-forms", "backprop-reordered"])
+def test_equivalent_formulas_pass(name, i, fn):
+    r = load_exercise(name)[i].evaluate(fn)
+    r2 = load_exercise(name)[i].evaluate(fn, random=300, seed=7)
+    assert r.status == r2.status == "correct", (r.lines(), r2.lines())
+
+
+def test_numpy_is_caught():
+    q1 = load_exercise("10_backward_formulas")[0]
+    r = q1.evaluate(lambda op, inputs, grad: (float(grad * (1 - np.tanh(inputs[0]) ** 2)),)
+                    if op == "tanh" else bf.local_backward(op, inputs, grad))
+    assert r.status == "incorrect" and "numpy.tanh" in r.message
+
+
+def test_approx_messages():
+    c = approx(1e-9, 1e-12)
+    assert c([1.0, 2.0], [1.0, 2.0 + 1e-14]) is None
+    assert "[1] is 2.1, expected 2.0" in c([1.0, 2.0], [1.0, 2.1])
+    assert "no key 'b'" in c({"a": 1.0, "b": 2.0}, {"a": 1.0})
+    assert "a key 'z'" in c({"a": 1.0}, {"a": 1.0, "z": 0.0})
+    assert "an int" in c(([1.0], None), ([1], None))
+    assert "a list, expected None" in c(([1.0], None), ([1.0], []))
+    assert c({"step": 1}, {"step": 1.0}) is not None  # the step count is an int
+
+
+# ---- the answer keys agree with minitorch ---------------------------------------------------------
+def test_topo_order_is_a_valid_order_and_the_smallest():
+    rng = random.Random(0)
+    for (graph,) in topo._random_q1(rng, 200) + topo._visible_q1():
+        order = topo.topo_order(graph)
+        pos = {n: i for i, n in enumerate(order)}
+        assert sorted(order) == sorted(graph)
+        assert all(pos[n] < pos[p] for n in graph for p in graph[n])
+        if len(graph) <= 6:  # brute force: the smallest of all valid orders
+            valid = [list(p) for p in itertools.permutations(graph)
+                     if all(p.index(n) < p.index(q) for n in graph for q in graph[n])]
+            assert order == min(valid)
+
+
+def _minitorch_backprop(nodes, output):
+    t = {}
+
+    def build(n):
+        if n not in t:
+            op, *a = nodes[n]
+            if op == "leaf":
+                t[n] = minitorch.tensor(a[0], dtype=minitorch.float64, requires_grad=True)
+            elif op == "add":
+                t[n] = build(a[0]) + build(a[1])
+            elif op == "mul":
+                t[n] = build(a[0]) * build(a[1])
+            else:
+                t[n] = build(a[0]).exp()
+        return t[n]
+    for n in nodes:
+        build(n)
+    t[output].backward()
+    return {n: (t[n].grad.item() if t[n].grad is not None else 0.0) for n in nodes if nodes[n][0] == "leaf"}
+
+
+def test_backprop_scalar_matches_minitorch():
+    rng = random.Random(1)
+    for nodes, output in topo._random_q2(rng, 60) + topo._visible_q2():
+        mine, theirs = topo.backprop_scalar(nodes, output), _minitorch_backprop(nodes, output)
+        assert mine.keys() == theirs.keys()
+        for k in mine:
+            assert math.isclose(mine[k], theirs[k], rel_tol=1e-12, abs_tol=1e-12), (nodes, output, k)
+
+
+def test_local_backward_matches_minitorch():
+    rng = random.Random(2)
+    for op, inputs, grad in bf._random_q1(rng, 150) + bf._visible_q1():
+        xs = [minitorch.tensor(v, dtype=minitorch.float64, requires_grad=True) for v in inputs]
+        out = {"mul": lambda a, b: a * b, "div": lambda a, b: a / b, "pow": lambda a, b: a ** b,
+               "tanh": lambda a: a.tanh(), "sigmoid": lambda a: a.sigmoid()}[op](*xs)
+        out.backward(minitorch.tensor(grad, dtype=minitorch.float64))
+        mine = bf.local_backward(op, inputs, grad)
+        assert type(mine) is tuple and len(mine) == len(inputs)
+        for m, x in zip(mine, xs):
+            assert math.isclose(m, x.grad.item(), rel_tol=1e-9, abs_tol=1e-15), (op, inputs, grad)
+
+
+def test_unbroadcast_matches_minitorch():
+    rng = random.Random(3)
+    for grad, shape in bf._random_q2(rng, 150) + bf._visible_q2():
+        g = minitorch.tensor(grad, dtype=minitorch.float64)
+        x = minitorch.zeros(shape, dtype=minitorch.float64, requires_grad=True)
+        (x + minitorch.zeros(tuple(g.shape), dtype=minitorch.float64)).backward(g)
+        assert bf.unbroadcast(grad, shape) == x.grad.tolist(), (grad, shape)
+
+
+@pytest.mark.parametrize("which", ["sgd", "adam"])
+def test_optimizer_steps_match_minitorch_optim(which):
+    rng = random.Random(4)
+    for _ in range(40):
+        n = rng.randint(1, 5)
+        start = [rng.uniform(-2, 2) for _ in range(n)]
+        if which == "sgd":
+            hyper = dict(lr=rng.choice([0.1, 0.01]), momentum=rng.choice([0.0, 0.9]),
+                         weight_decay=rng.choice([0.0, 0.1]))
+            make, step = minitorch.optim.SGD, opt.sgd_step
+        else:
+            hyper = dict(lr=rng.choice([0.1, 1e-3]), betas=rng.choice([(0.9, 0.999), (0.5, 0.9)]),
+                         eps=rng.choice([1e-8, 1e-3]), weight_decay=rng.choice([0.0, 0.1]))
+            make, step = minitorch.optim.Adam, opt.adam_step
+        p = minitorch.tensor(start, dtype=minitorch.float64, requires_grad=True)
+        o = make([p], **hyper)
+        params, state = list(start), None
+        for _ in range(8):
+            g = [rng.uniform(-1, 1) for _ in range(n)]
+            p.grad = minitorch.tensor(g, dtype=minitorch.float64)
+            o.step()
+            params, state = step(params, g, state, **hyper)
+            assert all(math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12) for a, b in zip(params, p.tolist()))
+
+
+# ---- the grader: partial credit for a typical mistake ------------------------------------------------
+def test_grader_gives_partial_credit(tmp_path):
+    ex = get_exercise("13_optimizer_steps")
+    path = ROOT / "solutions" / ex.notebook
+    key = AnswerKey(ex, path)
+    sol = load(path)
+    nb = solve(as_submission(sol, ex.name), sol, "sgd_step")
+    nb = set_cell(nb, "adam_step", "def adam_step(params, grads, state, lr=1e-3, betas=(0.9, 0.999), eps=1e-8,\n"
+                                   "              weight_decay=0.0):\n"
+                                   "    # no bias correction\n"
+                                   "    b1, b2 = betas\n"
+                                   "    state = state or {'step': 0, 'exp_avg': [0.0] * len(params),\n"
+                                   "                      'exp_avg_sq': [0.0] * len(params)}\n"
+                                   "    m = [b1 * m + (1 - b1) * (g + weight_decay * p) for m, g, p in\n"
+                                   "         zip(state['exp_avg'], grads, params)]\n"
+                                   "    v = [b2 * v + (1 - b2) * (g + weight_decay * p) ** 2 for v, g, p in\n"
+                                   "         zip(state['exp_avg_sq'], grads, params)]\n"
+                                   "    new = [p - lr * a / (math.sqrt(b) + eps) for p, a, b in zip(params, m, v)]\n"
+                                   "    return new, {'step': state['step'] + 1, 'exp_avg': m, 'exp_avg_sq': v}\n")
+    sub = tmp_path / "s.ipynb"
+    sub.write_text(dumps(nb), encoding="utf-8")
+    r = grade_submission(sub, key, Limits(step_seconds=2.0, memory_mb=512))
+    status = {q.id: q.status for q in r.questions}
+    assert r.verdict == "graded" and status == {"q1": "correct", "q2": "incorrect"}, r.to_dict()
+    assert r.score == 3 and key.max_score == 6
+    q2 = r.questions[1]
+    assert "adam_step(" in q2.reason and "expected" in q2.reason
+
+
+def test_answer_keys_have_points_and_hidden_tests():
+    for name in NAMES:
+        ex = get_exercise(name)
+        d = AnswerKey(ex, ROOT / "solutions" / ex.notebook).describe()
+        assert [q["points"] for q in d["questions"]] == [3.0] * len(ex.questions)
+        assert all(q["hidden_cases"] >= 200 for q in d["questions"]), d
+
+
+# ---- the notebooks, as a learner runs them -------------------------------------------------------
+def _execute(path, tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    nb = nbformat.read(path, as_version=4)
+    nbclient.NotebookClient(nb, timeout=90, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    return nb
+
+
+def _text(nb):
+    out = []
+    for c in nb.cells:
+        for o in c.get("outputs", []):
+            out.append(o.get("text", "") + "".join(o.get("traceback", [])) + o.get("ename", ""))
+            out.append(str(o.get("data", {}).get("text/plain", "")))
+    return "\n".join(out)
+
+
+DEMO = {"09_topological_sort": ["your order:", "recovered w = 0.5, c = -0.2"],
+        "10_backward_formulas": ["sigmoid  x(3, 4): gradcheck True", "w.grad and b.grad agree"],
+        "13_optimizer_steps": ["Adam  after 20 steps", "test accuracy: yours"]}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_solutions_notebook_runs_clean(name, tmp_path):
+    nb = _execute(ROOT / "solutions" / f"{name}.ipynb", tmp_path)
+    errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors, errors
+    text = _text(nb)
+    for q in get_exercise(name).questions:
+        assert f"✔ {q.id}: {q.function} is correct" in text
+    for words in DEMO[name]:
+        assert words in text
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_untouched_exercise_says_not_attempted(name, tmp_path):
+    nb = _execute(ROOT / "exercises" / f"{name}.ipynb", tmp_path)
+    tests = [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade")]
+    assert len(tests) == len(get_exercise(name).questions)
+    for c in tests:
+        errs = [o for o in c.outputs if o.output_type == "error"]
+        assert errs and errs[0].ename == "CheckFailed" and "is not written yet" in _text_of(c)
+
+
+def _text_of(cell):
+    return "\n".join(o.get("text", "") + "".join(o.get("traceback", [])) for o in cell.outputs)
