@@ -22,6 +22,17 @@ class Identity(Module):
         return input
 
 
+def _default_init(weight, bias):
+    """PyTorch's default for Linear and Conv: kaiming_uniform_(a=sqrt(5)) on the weight, and
+    the bias uniform in +-1/sqrt(fan_in)."""
+    init.kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in, _ = init._calculate_fan_in_and_fan_out(weight)
+        if fan_in != 0:
+            bound = 1 / math.sqrt(fan_in)
+            init.uniform_(bias, -bound, bound)
+
+
 class Linear(Module):
     """y = x W^T + b, with W of shape (out_features, in_features).
 
@@ -39,11 +50,7 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        _default_init(self.weight, self.bias)
 
     def forward(self, input):  # noqa: A002
         return F.linear(input, self.weight, self.bias)
@@ -76,12 +83,7 @@ class Conv2d(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
+        _default_init(self.weight, self.bias)
 
     def forward(self, input):  # noqa: A002
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)

@@ -58,6 +58,22 @@ def _type_name(value):
     return type(value).__name__
 
 
+def zero_grads(params, set_to_none=True):
+    """What Module.zero_grad and Optimizer.zero_grad both do to each parameter's .grad."""
+    for p in params:
+        if p.grad is None:
+            continue
+        if set_to_none:
+            p.grad = None
+        else:
+            if p.grad.grad_fn is not None:
+                p.grad = p.grad.detach()
+            else:
+                p.grad.requires_grad_(False)
+            with no_grad():
+                p.grad.zero_()
+
+
 class Module:
     """Base class for all neural network modules: subclass it, create layers in `__init__`,
     and compute in `forward`. Call the module (`model(x)`), not `forward`, so hooks run."""
@@ -311,18 +327,7 @@ class Module:
 
     def zero_grad(self, set_to_none=True):
         """Clear the gradients of all parameters: to None (the default, as in PyTorch 2) or to zeros."""
-        for p in self.parameters():
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-            else:
-                if p.grad.grad_fn is not None:
-                    p.grad = p.grad.detach()
-                else:
-                    p.grad.requires_grad_(False)
-                with no_grad():
-                    p.grad.zero_()
+        zero_grads(self.parameters(), set_to_none)
 
     # ---- state_dict ---------------------------------------------------------------------
     def _save_to_state_dict(self, destination, prefix, keep_vars):

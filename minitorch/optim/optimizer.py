@@ -11,7 +11,6 @@ import copy
 from collections import defaultdict
 
 from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
 
 
 class _RequiredParameter:
@@ -90,19 +89,8 @@ class Optimizer:
     def zero_grad(self, set_to_none=True):
         """Clear every parameter's .grad: to None (the default) or to zeros. Call it before each
         backward, or gradients of successive steps add up."""
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad = p.grad.detach()
-                    else:
-                        p.grad.requires_grad_(False)
-                    with no_grad():
-                        p.grad.zero_()
+        from ..nn.module import zero_grads
+        zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure=None):
         raise NotImplementedError
