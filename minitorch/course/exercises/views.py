@@ -180,11 +180,11 @@ def _regroup(rng, shape):
         i = rng.randrange(len(sizes) - 1)
         sizes[i:i + 2] = [sizes[i] * sizes[i + 1]]
     elif how < 0.7:
-        for i, n in enumerate(list(sizes)):
-            for f in (2, 3):
-                if n % f == 0 and n > f and rng.random() < 0.6:
-                    sizes[i:i + 1] = [f, n // f]
-                    break
+        split = []
+        for n in sizes:
+            f = rng.choice([f for f in (2, 3) if n % f == 0 and n > f] or [n])
+            split += [f, n // f] if f != n and rng.random() < 0.6 else [n]
+        sizes = split
     else:
         numel, sizes = math.prod(shape), []
         while numel > 1:

@@ -1,0 +1,131 @@
+"""Exercise 06, devices: which device does a string name, and on which device does an op run?
+
+The learner writes two small functions in plain Python; the reference solutions below are the
+same code as the solution cells of solutions/06_devices.ipynb (a test keeps them equal). Both
+raise PyTorch's RuntimeError on bad input: the questions declare `raises=(RuntimeError,)`, so
+the expected outcome of such a case is that error, same type and same message. No GPU is
+needed: device names are labels, and the notebook checks same_device against minitorch's own
+rule (minitorch._ops.common.same_device) on stand-in tensors that only carry a device and a
+number of dims.
+"""
+from __future__ import annotations
+
+from ..spec import Exercise, QuestionSpec
+
+
+# ---- reference solutions (identical to the solution cells of the notebook) ----------------
+def parse_device(spec):
+    """(type, index) of the device that `spec` names, as torch.device(spec) reads it: index is
+    None when the string gives none, and always for the CPU. PyTorch's RuntimeError when the
+    string names no device.
+
+    parse_device("cuda:1") == ("cuda", 1)
+    """
+    type_, colon, index = spec.partition(":")
+    if type_ not in ("cpu", "cuda") or (colon and not (index.isascii() and index.isdigit())):
+        raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {spec}")
+    index = int(index) if colon else None
+    if type_ == "cpu":
+        if index not in (None, 0):
+            raise RuntimeError(f"CPU device index must be -1 or zero, got {index}")
+        index = None  # PyTorch writes the CPU without an index
+    return type_, index
+
+
+def same_device(tensors):
+    """The device an op on these tensors runs on. Each tensor is a pair (device, ndim), such
+    as ("cuda:0", 2). PyTorch's RuntimeError when they are on different devices.
+
+    same_device([("cuda:0", 2), ("cpu", 0)]) == "cuda:0"
+    """
+    common = "cpu"
+    for device, _ndim in tensors:
+        if device != "cpu":
+            common = device  # the first non-CPU device, if there is one
+            break
+    for device, ndim in tensors:
+        if device == common or (device == "cpu" and ndim == 0):
+            continue  # a 0-d CPU tensor (a scalar) may join an op on any device
+        raise RuntimeError("Expected all tensors to be on the same device, but found at least two "
+                           f"devices, {common} and {device}!")
+    return common
+
+
+# ---- inputs -------------------------------------------------------------------------------
+def _visible_q1():
+    return [("cuda:1",), ("cuda",), ("cpu",), ("cuda:0",), ("cpu:0",), ("cuda:12",), ("gpu",), ("CUDA",),
+            ("cuda:",), ("cpu:1",), ("cuda:x",), ("cuda:1:2",), ("",), ("cpu:3",), ("mps",), ("cuda:-1",)]
+
+
+def _random_q1(rng, n):
+    types = ["cpu", "cuda", "cuda", "cpu", "gpu", "Cuda", "cud", "cuda ", " cpu", "tpu", "cpu0"]
+    indices = ["0", "1", "2", "3", "7", "15", "-1", "x", "1:0", "", "1.0", "+1"]
+    out = []
+    for _ in range(n):
+        t = rng.choice(types)
+        out.append((t if rng.random() < 0.35 else f"{t}:{rng.choice(indices)}",))
+    return out
+
+
+def _visible_q2():
+    return [([("cuda:0", 2), ("cpu", 0)],), ([("cpu", 2), ("cpu", 1)],), ([("cuda:0", 2), ("cpu", 1)],),
+            ([("cpu", 1), ("cuda:0", 2)],), ([("cpu", 0), ("cuda:1", 3)],), ([("cuda:0", 1), ("cuda:1", 1)],),
+            ([("cuda:1", 0), ("cuda:0", 0)],), ([("cpu", 0), ("cpu", 0)],), ([("cuda:0", 0), ("cpu", 2)],),
+            ([("cpu", 0), ("cuda:0", 1), ("cuda:0", 0), ("cpu", 0)],), ([("cuda:0", 2)],),
+            ([("cpu", 0), ("cuda:0", 1), ("cpu", 2)],), ([("cpu", 3), ("cuda:1", 0), ("cuda:1", 2)],)]
+
+
+def _random_q2(rng, n):
+    out = []
+    for _ in range(n):
+        devices = rng.choice([["cpu", "cuda:0"], ["cpu", "cuda:1"], ["cuda:0", "cuda:1"],
+                              ["cpu", "cuda:0", "cuda:1"], ["cpu"], ["cuda:0"]])
+        tensors = []
+        for _ in range(rng.randint(1, 5)):
+            d = rng.choice(devices)
+            tensors.append((d, 0 if rng.random() < (0.6 if d == "cpu" else 0.2) else rng.randint(1, 4)))
+        out.append((tensors,))
+    return out
+
+
+# ---- the exercise ---------------------------------------------------------------------------
+EXERCISE = Exercise(
+    name="06_devices",
+    title="Devices: which device, and where does an op run?",
+    forbidden_calls=("numpy.*",),
+    forbidden_imports=("minitorch", "torch", "jax", "tensorflow"),
+    forbidden_reason="these two functions must be plain Python: minitorch (and PyTorch) apply "
+                     "these rules for you, which is what this exercise asks you to do",
+    questions=[
+        QuestionSpec(
+            id="q1", function="parse_device", title="(a) read a device string",
+            solution_cell="parse_device", test_cell="test_parse_device",
+            reference=parse_device, visible_cases=_visible_q1, random_cases=_random_q1,
+            raises=(RuntimeError,),
+            hints=[
+                "A device string is a type, optionally followed by ':' and an index: "
+                "spec.partition(':') splits it into (type, ':', index) or (type, '', '').",
+                "The type must be exactly 'cpu' or 'cuda'; after a ':' the index must be digits "
+                "only (str.isdigit(), and str.isascii() to refuse other scripts' digits). Else raise "
+                "RuntimeError(f\"Expected one of cpu, cuda device type at start of device string: {spec}\").",
+                "Return (type, int(index)), or (type, None) without an index. The CPU has only index "
+                "0, written as no index: 'cpu:0' gives ('cpu', None); any other CPU index raises "
+                "RuntimeError(f\"CPU device index must be -1 or zero, got {index}\").",
+            ]),
+        QuestionSpec(
+            id="q2", function="same_device", title="(b) the device an op runs on",
+            solution_cell="same_device", test_cell="test_same_device",
+            reference=same_device, visible_cases=_visible_q2, random_cases=_random_q2,
+            raises=(RuntimeError,),
+            hints=[
+                "The op runs on the first non-CPU device among its tensors; when every tensor is on "
+                "the CPU, on 'cpu'.",
+                "Then every tensor must be on that device, with one exception: a 0-d tensor on the CPU "
+                "(a scalar such as minitorch.tensor(2.0)) may join an op on any device.",
+                "Two passes: find the device first, then check the tensors in order; at the first one "
+                "that breaks the rule, raise RuntimeError(\"Expected all tensors to be on the same "
+                "device, but found at least two devices, {common} and {device}!\") with the op's "
+                "device first.",
+            ]),
+    ],
+)
