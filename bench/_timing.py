@@ -255,6 +255,7 @@ def setup_threads(cfg, threads=None):
     PyTorch also spreads large elementwise ops and reductions over its threads.
     """
     global _limiter
+    import numpy  # noqa: F401  (its BLAS must be loaded for threadpoolctl to limit it)
     if threads is not None:
         try:
             import threadpoolctl

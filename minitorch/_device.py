@@ -99,7 +99,7 @@ class device:
         return (device, (str(self),))
 
 
-_DEV_RE = re.compile(r"^([a-z_]+)(?::(\d+))?$")
+_DEV_RE = re.compile(r"([a-z_]+)(?::(0|[1-9][0-9]*))?")  # ASCII digits, no leading zeros, as PyTorch
 
 
 def _parse(spec, index):
@@ -107,8 +107,10 @@ def _parse(spec, index):
         spec, index = "cuda", spec
     if not isinstance(spec, str):
         raise TypeError(f"device(): expected a string like 'cpu' or 'cuda:0', or an int, but got {type(spec).__name__}")
-    m = _DEV_RE.match(spec)
+    m = _DEV_RE.fullmatch(spec)
     known = ", ".join(sorted(_BACKENDS))
+    if m is None and spec.split(":")[0] in _BACKENDS:
+        raise RuntimeError(f"Invalid device string: '{spec}'")  # PyTorch's words; the index is the problem
     if m is None or m.group(1) not in _BACKENDS:
         raise RuntimeError(
             f"Expected one of {known} device type at start of device string: {spec}"

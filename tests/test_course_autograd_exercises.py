@@ -1,5 +1,5 @@
-"""The autograd and training exercises (09 topological sort, 10 backward formulas, 13 optimizer
-steps): check() says not attempted / incorrect (with input, expected and actual) / correct;
+"""The autograd and training exercises (09 topological sort, 10 backward formulas, 12 gradient
+tape, 13 optimizer steps): check() says not attempted / incorrect (with input, expected and actual) / correct;
 common mistakes are caught while rounding differences are not; the answer keys agree with
 minitorch itself; the grader gives partial credit; the notebooks run.
 
@@ -21,6 +21,7 @@ import minitorch
 from minitorch.course import CheckFailed, load_exercise
 from minitorch.course.exercises import backward_formulas as bf
 from minitorch.course.exercises import get_exercise
+from minitorch.course.exercises import gradient_tape as tape
 from minitorch.course.exercises import optimizer_steps as opt
 from minitorch.course.exercises import topological_sort as topo
 from minitorch.course.exercises._approx import approx
@@ -30,7 +31,7 @@ from minitorch.course.grading.sandbox import Limits
 from minitorch.course.notebook import dumps
 
 ROOT = Path(__file__).resolve().parents[1]
-NAMES = ["09_topological_sort", "10_backward_formulas", "13_optimizer_steps"]
+NAMES = ["09_topological_sort", "10_backward_formulas", "12_gradient_tape", "13_optimizer_steps"]
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -59,6 +60,11 @@ WRONG = [
     ("10_backward_formulas", 1, lambda grad, shape: grad,
      ["unbroadcast([[1.0, 2.0], [3.0, 4.0]], (2,))", "returned [[1.0, 2.0], [3.0, 4.0]]",
       "expected [4.0, 6.0]"]),
+    ("12_gradient_tape", 0, lambda program, watched: list(program),
+     ["record([('mul', ('x', 'y'), 't')], [])", "returned [('mul', ('x', 'y'), 't')]", "expected []"]),
+    ("12_gradient_tape", 1, lambda t, values, target, sources: [0.0 for _ in sources],
+     ["tape_gradient([('mul', ('x', 'y'), 't')], {'x': 2.0, 'y': 3.0, 't': 6.0}, 't', ['x'])",
+      "returned [0.0]", "expected [3.0]"]),
     ("13_optimizer_steps", 0, lambda params, grads, state, lr, momentum=0.0, weight_decay=0.0:
         (params, state),
      ["sgd_step([1.0], [0.5], None, 0.1)", "returned ([1.0], None)", "expected ([0.95], None)"]),
@@ -118,8 +124,6 @@ def _topo_dfs(graph):
 
 def _backprop_assign(nodes, output):
     """Uses = instead of +=: wrong as soon as a node is used twice."""
-    values = {}
-
     def value(n):
         op, *a = nodes[n]
         return a[0] if op == "leaf" else (value(a[0]) + value(a[1]) if op == "add" else
@@ -137,8 +141,33 @@ def _backprop_assign(nodes, output):
             grads[a[1]] = grads[n] * value(a[0])
         elif op == "exp":
             grads[a[0]] = grads[n] * value(n)
-    del values
     return {n: grads[n] for n in nodes if nodes[n][0] == "leaf"}
+
+
+def _backprop_pull(nodes, output):
+    """Right, but pulls each gradient from its consumers (memoised recursion) instead of
+    pushing it to the inputs: the same sums, added up in another order."""
+    def value(n):
+        op, *a = nodes[n]
+        return a[0] if op == "leaf" else (value(a[0]) + value(a[1]) if op == "add" else
+                                          value(a[0]) * value(a[1]) if op == "mul" else math.exp(value(a[0])))
+    consumers = {n: [] for n in nodes}
+    for n, (op, *a) in nodes.items():
+        if op != "leaf":
+            for k, x in enumerate(a):
+                consumers[x].append((n, k))
+    memo = {}
+
+    def grad(n):
+        if n not in memo:
+            total = 1.0 if n == output else 0.0
+            for c, k in reversed(consumers[n]):
+                op, *a = nodes[c]
+                local = (1.0 if op == "add" else value(a[1 - k]) if op == "mul" else value(c))
+                total = local * grad(c) + total
+            memo[n] = total
+        return memo[n]
+    return {n: grad(n) for n in nodes if nodes[n][0] == "leaf"}
 
 
 def _sigmoid_wrong(op, inputs, grad):
@@ -170,11 +199,20 @@ def _add(a, b):
     return [_add(x, y) for x, y in zip(a, b)] if isinstance(a, list) else a + b
 
 
-def _sgd_no_first_step_rule(params, grads, state, lr, momentum=0.0, weight_decay=0.0):
-    """Starts the momentum buffer at 0 instead of at the first gradient."""
-    state = state or [0.0] * len(params)
-    buf = [momentum * b + g + weight_decay * p for b, g, p in zip(state, grads, params)]
-    new = [p - lr * b for p, b in zip(params, buf)]
+def _record_direct_only(program, watched):
+    """Keeps only ops on watched names, forgetting that their outputs are tracked too."""
+    return [r for r in program if any(n in watched for n in r[1])]
+
+
+def _tape_zero_not_none(t, values, target, sources):
+    """0.0 where the answer is None: a source the target does not depend on."""
+    return [0.0 if g is None else g for g in tape.tape_gradient(t, values, target, sources)]
+
+
+def _sgd_decay_outside_momentum(params, grads, state, lr, momentum=0.0, weight_decay=0.0):
+    """Adds weight decay after the momentum buffer instead of before it."""
+    buf = [g if state is None else momentum * b + g for b, g in zip(state or grads, grads)]
+    new = [p - lr * ((b if momentum else g) + weight_decay * p) for p, b, g in zip(params, buf, grads)]
     return new, (buf if momentum else None)
 
 
@@ -207,11 +245,13 @@ def _adam(params, grads, state, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_de
     ("09_topological_sort", 1, _backprop_assign),
     ("10_backward_formulas", 0, _sigmoid_wrong),
     ("10_backward_formulas", 1, _unbroadcast_leading_only),
-    ("13_optimizer_steps", 0, _sgd_no_first_step_rule),
+    ("12_gradient_tape", 0, _record_direct_only),
+    ("12_gradient_tape", 1, _tape_zero_not_none),
+    ("13_optimizer_steps", 0, _sgd_decay_outside_momentum),
     ("13_optimizer_steps", 1, lambda *a, **k: _adam(*a, **k, correct=False)),
     ("13_optimizer_steps", 1, lambda *a, **k: _adam(*a, **k, eps_inside=True)),
 ], ids=["dfs-order", "assign-not-accumulate", "sigmoid-missing-1-s", "unbroadcast-size-1",
-        "sgd-buffer-from-zero", "adam-no-bias-correction", "adam-eps-inside-sqrt"])
+        "record-watched-inputs-only", "tape-0-for-unconnected", "sgd-decay-outside-momentum", "adam-no-bias-correction", "adam-eps-inside-sqrt"])
 def test_common_mistakes_are_caught(name, i, fn):
     assert load_exercise(name)[i].evaluate(fn).status == "incorrect"
 
@@ -223,8 +263,7 @@ def test_common_mistakes_are_caught(name, i, fn):
         (grad * math.exp(-inputs[0]) / (1 + math.exp(-inputs[0])) ** 2,) if op == "sigmoid" else
         (grad / inputs[1], grad * (-inputs[0] / inputs[1]) / inputs[1]) if op == "div" else
         bf.local_backward(op, inputs, grad))),
-    ("09_topological_sort", 1, lambda nodes, output: {  # sums the paths in the other order
-        k: sum(reversed([v])) for k, v in topo.backprop_scalar(nodes, output).items()}),
+    ("09_topological_sort", 1, _backprop_pull),
 ], ids=["adam-pytorch-arithmetic", "other-derivative-forms", "backprop-reordered"])
 def test_equivalent_formulas_pass(name, i, fn):
     r = load_exercise(name)[i].evaluate(fn)
@@ -316,6 +355,31 @@ def test_unbroadcast_matches_minitorch():
         assert bf.unbroadcast(grad, shape) == x.grad.tolist(), (grad, shape)
 
 
+def test_gradient_tape_matches_minitorch():
+    """The tape keeps exactly the ops minitorch records; its gradients (None included) are
+    minitorch.autograd.grad's."""
+    ops = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+           "div": lambda a, b: a / b, "exp": lambda a: a.exp(), "tanh": lambda a: a.tanh()}
+    rng = random.Random(5)
+    for _ in range(80):
+        program, leaves, values = tape._random_program(rng)
+        watched = [n for n in leaves if rng.random() < 0.5]
+        t = {n: minitorch.tensor(v, dtype=minitorch.float64, requires_grad=n in watched)
+             for n, v in leaves.items()}
+        for op, inputs, out in program:
+            t[out] = ops[op](*[t[n] for n in inputs])
+        kept = tape.record(program, watched)
+        assert kept == [r for r in program if t[r[2]].grad_fn is not None]
+        target = program[-1][2]
+        if not watched or not t[target].requires_grad:
+            assert all(g is None for g in tape.tape_gradient(kept, values, target, watched))
+            continue
+        theirs = minitorch.autograd.grad(t[target], [t[n] for n in watched], allow_unused=True)
+        for mine, g in zip(tape.tape_gradient(kept, values, target, watched), theirs):
+            assert (mine is None) == (g is None)
+            assert g is None or math.isclose(mine, g.item(), rel_tol=1e-9, abs_tol=1e-12)
+
+
 @pytest.mark.parametrize("which", ["sgd", "adam"])
 def test_optimizer_steps_match_minitorch_optim(which):
     rng = random.Random(4)
@@ -399,6 +463,7 @@ def _text(nb):
 
 DEMO = {"09_topological_sort": ["your order:", "recovered w = 0.5, c = -0.2"],
         "10_backward_formulas": ["sigmoid  x(3, 4): gradcheck True", "w.grad and b.grad agree"],
+        "12_gradient_tape": ["watch ['b', 'target']  4 of 7 recorded"],
         "13_optimizer_steps": ["Adam  after 20 steps", "test accuracy: yours"]}
 
 

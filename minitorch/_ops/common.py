@@ -68,23 +68,28 @@ def to_device_of(t, dev):
 
 
 def broadcast_shapes(*shapes, op="broadcast_shapes"):
-    ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
-    for k, s in enumerate(shapes):
-        for i, n in enumerate(s):
-            j = ndim - len(s) + i
-            if out[j] == 1:
-                out[j] = n
-            elif n != 1 and n != out[j]:
-                # name the first operand that disagrees, as PyTorch does for two tensors
-                other = next(x for x in shapes if len(x) - ndim + j >= 0 and x[len(x) - ndim + j] == out[j])
-                raise RuntimeError(
-                    f"The size of tensor a ({other[len(other) - ndim + j]}) must match the size of tensor "
-                    f"b ({n}) at non-singleton dimension {i if len(s) == ndim else j}. {op} could not "
-                    f"broadcast shapes {_fmt(other)} and {_fmt(s)}: sizes must be equal or one of them 1 "
-                    "(align shapes from the right; add a dimension with unsqueeze() or None-indexing).")
+    """The shape all `shapes` broadcast to: align them from the right; each pair of sizes
+    must be equal, or one of them 1. Shapes are folded in pairwise, so an error names the
+    two that disagree, at the rightmost dim where they do (as PyTorch does)."""
+    out = ()
+    for s in shapes:
+        out = _broadcast_pair(out, tuple(s), op)
     from .._size import Size
     return Size(out)
+
+
+def _broadcast_pair(a, b, op):
+    ndim = max(len(a), len(b))
+    a1 = (1,) * (ndim - len(a)) + a
+    b1 = (1,) * (ndim - len(b)) + b
+    for i in range(ndim - 1, -1, -1):
+        if a1[i] != b1[i] and a1[i] != 1 and b1[i] != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({a1[i]}) must match the size of tensor b ({b1[i]}) at non-singleton "
+                f"dimension {i}. {op} could not broadcast shapes {_fmt(a)} and {_fmt(b)}: sizes must be equal "
+                "or one of them 1 (align shapes from the right; add a dimension with unsqueeze() or "
+                "None-indexing).")
+    return tuple(x if x != 1 else y for x, y in zip(a1, b1))
 
 
 def _fmt(shape):

@@ -22,8 +22,10 @@ def parse_device(spec):
     parse_device("cuda:1") == ("cuda", 1)
     """
     type_, colon, index = spec.partition(":")
-    if type_ not in ("cpu", "cuda") or (colon and not (index.isascii() and index.isdigit())):
+    if type_ not in ("cpu", "cuda"):
         raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {spec}")
+    if colon and not (index.isascii() and index.isdigit() and (index == "0" or index[0] != "0")):
+        raise RuntimeError(f"Invalid device string: '{spec}'")
     index = int(index) if colon else None
     if type_ == "cpu":
         if index not in (None, 0):
@@ -105,9 +107,10 @@ EXERCISE = Exercise(
             hints=[
                 "A device string is a type, optionally followed by ':' and an index: "
                 "spec.partition(':') splits it into (type, ':', index) or (type, '', '').",
-                "The type must be exactly 'cpu' or 'cuda'; after a ':' the index must be digits "
-                "only (str.isdigit(), and str.isascii() to refuse other scripts' digits). Else raise "
-                "RuntimeError(f\"Expected one of cpu, cuda device type at start of device string: {spec}\").",
+                "The type must be exactly 'cpu' or 'cuda', else raise RuntimeError(f\"Expected one of cpu, "
+                "cuda device type at start of device string: {spec}\"). After a ':' the index must be "
+                "digits only (str.isdigit(), and str.isascii() to refuse other scripts' digits), without a "
+                "leading zero, else raise RuntimeError(f\"Invalid device string: '{spec}'\").",
                 "Return (type, int(index)), or (type, None) without an index. The CPU has only index "
                 "0, written as no index: 'cpu:0' gives ('cpu', None); any other CPU index raises "
                 "RuntimeError(f\"CPU device index must be -1 or zero, got {index}\").",
