@@ -14,7 +14,7 @@ from .. import _dtype
 from .._ops import reduce as _reduce
 from .._ops._prim import Primitive
 from .._tensor import Tensor
-from . import _conv
+from . import _conv, _fused
 from ._embedding import EmbeddingLookup
 
 
@@ -39,6 +39,8 @@ def _type(t):
 
 def linear(input, weight, bias=None):  # noqa: A002
     """y = x W^T + b, for x of shape (*, in_features) and W of shape (out_features, in_features)."""
+    if _fused.linear_fits(input, weight, bias):
+        return _fused.linear(input, weight, bias)
     out = input.matmul(weight.t())
     return out if bias is None else out + bias
 
@@ -294,6 +296,17 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
             "nll_loss / cross_entropy are int64: use target.long())")
     cdim = _class_dim(input)
     n_classes = input.shape[cdim]
+    if input.ndim == 2 and target.ndim == 1 and (weight is None or weight._device is input._device):
+        t = target._data
+        if t.size:
+            kept = t[t != ignore_index]
+            if kept.size and (int(kept.min()) < 0 or int(kept.max()) >= n_classes):
+                bad = int(kept.max()) if int(kept.max()) >= n_classes else int(kept.min())
+                raise IndexError(f"Target {bad} is out of bounds. (nll_loss over {n_classes} classes: class "
+                                 f"ids must be in [0, {n_classes - 1}])")
+        return _fused.NllLoss.apply(input, target=t.astype("int64", copy=False),
+                                    weight=None if weight is None else weight.detach()._data,
+                                    ignore_index=ignore_index, reduction=reduction)
     valid = target != ignore_index
     t = target.long().masked_fill(~valid, 0)
     if t.numel():
