@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import _dtype
 from .._dtype import _FROM_NP
-from ..autograd.function import Function, Node, SavedOutput, _connect, accumulator, edge as _edge, refresh_view
+from ..autograd.function import Function, SavedOutput, accumulator, refresh_view
 from ..autograd.grad_mode import STATE
 
 _Tensor = None  # minitorch.Tensor, bound on first use (importing it at the top would be circular)
@@ -63,43 +63,36 @@ class Primitive(Function):
             a, b = inputs  # binary ops, the commonest case: a plain call is cheaper than *inputs
             return Tensor._make(cls.forward(NULL_CTX, a, b), dev)
         ctx = cls._node_cls()
-        needs, edges, metas = [], [], []
-        for t in inputs:  # one pass: which inputs need a gradient, where it goes, what it must look like
-            if isinstance(t, Tensor) and t.requires_grad:
-                needs.append(True)
-                edges.append((t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator(t), 0))
-                # the array's shape (a plain tuple) serves the engine as well as t.shape, cheaper
-                metas.append((t._data.shape, _FROM_NP[t._data.dtype], t._device))
-            else:
-                needs.append(False)
-                edges.append((None, 0))
-                metas.append(None)
-        ctx.needs_input_grad = tuple(needs)
+        edges, metas = _wire(ctx, inputs, Tensor)
         data = cls.forward(ctx, *inputs, **kw)
         out = Tensor._make(data, dev)
         if out._data.dtype.kind == "f":
             out.requires_grad = True
             out.grad_fn = ctx
-            ctx.next_functions = tuple(edges)
-            ctx._input_meta = tuple(metas)
+            ctx.next_functions, ctx._input_meta = edges, metas
             if cls.saves_output:
                 ctx._saved_output = SavedOutput(out)
         return out
 
 
-def _connect_mixed(node, inputs):
-    """Like _connect, with (None, 0) edges for Python-scalar inputs (as PyTorch shows them)."""
-    edges, metas = [], []
+def _wire(ctx, inputs, Tensor):
+    """One pass over a recorded op's inputs: which need a gradient (`ctx.needs_input_grad`,
+    set now, since forward reads it), and, returned, where each gradient goes (an edge: the
+    producing node, or the leaf's AccumulateGrad, or (None, 0) for a Python scalar or a
+    tensor without grad, as PyTorch shows them) and what it must look like."""
+    needs, edges, metas = [], [], []
     for t in inputs:
-        if isinstance(t, _Tensor):  # bound by Primitive.apply, the only caller
-            edges.append(_edge(t))
-            # the array's shape (a plain tuple) serves the engine as well as t.shape (a Size), cheaper
-            metas.append((t._data.shape, t.dtype, t._device) if t.requires_grad else None)
+        if isinstance(t, Tensor) and t.requires_grad:
+            needs.append(True)
+            edges.append((t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator(t), 0))
+            # the array's shape (a plain tuple) serves the engine as well as t.shape, cheaper
+            metas.append((t._data.shape, _FROM_NP[t._data.dtype], t._device))
         else:
+            needs.append(False)
             edges.append((None, 0))
             metas.append(None)
-    node.next_functions = tuple(edges)
-    node._input_meta = tuple(metas)
+    ctx.needs_input_grad = tuple(needs)
+    return tuple(edges), tuple(metas)
 
 
 class MultiOutputPrimitive(Primitive):
@@ -115,7 +108,7 @@ class MultiOutputPrimitive(Primitive):
         record = STATE.enabled and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
         ctx = cls._node_cls() if record else NULL_CTX
         if record:
-            ctx.needs_input_grad = tuple(isinstance(t, Tensor) and t.requires_grad for t in inputs)
+            edges, metas = _wire(ctx, inputs, Tensor)
         arrays = cls.forward(ctx, *inputs, **kw)
         outs = tuple(Tensor._make(a, dev) for a in arrays)
         if record:
@@ -126,8 +119,8 @@ class MultiOutputPrimitive(Primitive):
                     o.requires_grad = True
                     o.grad_fn = ctx
                     o._output_nr = i
-            _connect_mixed(ctx, inputs)
+            ctx.next_functions, ctx._input_meta = edges, metas
         return outs
 
 
-__all__ = ["Primitive", "MultiOutputPrimitive", "NULL_CTX", "Node", "_connect", "_dtype"]
+__all__ = ["Primitive", "MultiOutputPrimitive", "NULL_CTX"]
