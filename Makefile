@@ -32,10 +32,10 @@ release: $(STAMP)
 	$(BIN)/python -m minitorch.course.release $(RELEASE_ARGS)
 
 # ... and a folder of submitted notebooks is graded in one command:
-#   make grade CLASS=submissions/ EXERCISE=01_strides [OUT=grades/] [GRADE_ARGS="--timeout 3"]
+#   make grade CLASS=submissions/ EXERCISE=03_strides [OUT=grades/] [GRADE_ARGS="--timeout 3"]
 OUT ?= grades
 grade: $(STAMP)
-	@test -n "$(CLASS)" -a -n "$(EXERCISE)" || { echo "usage: make grade CLASS=folder-of-notebooks EXERCISE=01_strides [OUT=grades]"; exit 2; }
+	@test -n "$(CLASS)" -a -n "$(EXERCISE)" || { echo "usage: make grade CLASS=folder-of-notebooks EXERCISE=03_strides [OUT=grades]"; exit 2; }
 	$(BIN)/python -m minitorch.course.grade $(CLASS) --exercise $(EXERCISE) --out $(OUT) $(GRADE_ARGS)
 
 clean:

@@ -2,12 +2,13 @@
 
 How a number is measured
 ------------------------
-Each contender (minitorch, NumPy, PyTorch) is calibrated first: the number of calls per
-repeat grows (1, 2, 5, 10, 20, ...) until one repeat lasts at least `Config.min_time`.
+Each contender (minitorch, NumPy, PyTorch) is warmed up and calibrated first: the number of
+calls per repeat is chosen so that one repeat lasts about `Config.min_time` (50 ms).
 Then the repeats run *interleaved* (minitorch, NumPy, PyTorch, minitorch, NumPy, ...), so
-a slow drift of the machine (another process, CPU frequency) hits all three alike, and
-the reported time is the **median** per call over the repeats (the minimum is kept in the
-JSON). A statement given as a string ("a + b") is compiled into timeit's loop, so small ops
+a slow drift of the machine (another process, CPU frequency) hits all three alike; where
+thread pools are involved, with pauses, or in blocks (see `compare`). Tables
+show the **median** per call over the repeats (`--stat min`: the fastest; the JSON keeps
+both). A statement given as a string ("a + b") is compiled into timeit's loop, so small ops
 pay no extra Python call; a callable pays one call (~30 ns) for every contender alike.
 
 Ratios are minitorch time / other time from the same run: below 1.00x minitorch is faster.
@@ -39,8 +40,7 @@ class Config:
     repeat: int = 7
     min_time: float = 0.05  # seconds per repeat, at least
     threads: int | None = None  # filled in by setup_threads
-    settle: float = 0.15  # seconds of pause between blocks of contenders that use thread pools
-    rounds: int = 3  # blocks per contender when not interleaved
+    settle: float = 0.1  # seconds of pause where thread pools are involved (see compare)
     stat: str = "median"  # what tables and ratios use: "median" or "min" (JSON keeps both)
 
     @classmethod
@@ -48,7 +48,7 @@ class Config:
         global STAT
         STAT = stat
         c = cls(quick=quick, repeat=3 if quick else 7, min_time=0.002 if quick else 0.05,
-                settle=0.02 if quick else 0.15, rounds=1 if quick else 3, stat=stat)
+                settle=0.01 if quick else 0.1, stat=stat)
         if repeat is not None:
             c.repeat = repeat
         if min_time is not None:
@@ -143,19 +143,22 @@ def _calibrate(timer, min_time):
     return max(1, math.ceil(n * min_time / t)) if t > 0 else n
 
 
-def compare(stmts, cfg, namespaces=None, keep_gc=False, interleave=True):
+def compare(stmts, cfg, namespaces=None, keep_gc=False, pause=False, blocks=False):
     """Time each of `stmts` ({contender: statement string or callable}); None entries are skipped.
 
     A string statement runs in `namespaces[contender]` (a dict of globals). Returns
     {contender: Timing}. `keep_gc=True` leaves the garbage collector on (training loops,
     where collecting is part of the real cost); otherwise timeit turns it off, as usual.
 
-    `interleave=True`: one repeat of each contender in turn (A B C A B C ...), so a drift of
-    the machine hits all alike. `interleave=False`, for anything that uses thread pools:
-    blocks of repeats per contender, in up to 3 rounds (AAA BBB CCC AA BB CC ...), with a
-    pause after each block. After a call, OpenBLAS's worker threads (NumPy, minitorch) and
-    OpenMP's (PyTorch) keep spinning for a while; switching contender at every repeat makes
-    the two pools fight over the cores and measures everyone several times too slow.
+    By default the repeats are interleaved (A B C A B C ...), so a drift of the machine hits
+    all contenders alike. Thread pools need care: after a call, OpenBLAS's worker threads
+    (NumPy, minitorch) and OpenMP's (PyTorch) keep spinning for a while, and the next
+    contender fights them for the cores (measured: several times slower on a 2-core
+    machine, always to the cost of whoever runs next). So:
+    - `pause=True` (large ops): interleaved, with `cfg.settle` seconds of pause after each repeat;
+    - `blocks=True` (training steps: many small BLAS calls, where waking a sleeping pool at
+      every repeat would be measured too): 3 rounds of a block of repeats per contender
+      (AAA BBB CCC AA BB CC ...), with a pause after each block.
     """
     if keep_gc:
         # Objects that exist before timing (PyTorch, scikit-learn and SciPy modules: 200k+)
@@ -164,13 +167,13 @@ def compare(stmts, cfg, namespaces=None, keep_gc=False, interleave=True):
         gc.collect()
         gc.freeze()
     try:
-        return _compare(stmts, cfg, namespaces, keep_gc, interleave)
+        return _compare(stmts, cfg, namespaces, keep_gc, pause or blocks, blocks)
     finally:
         if keep_gc:
             gc.unfreeze()
 
 
-def _compare(stmts, cfg, namespaces, keep_gc, interleave):
+def _compare(stmts, cfg, namespaces, keep_gc, pause, blocks):
     timers, numbers, samples = {}, {}, {}
     for c, stmt in stmts.items():
         if stmt is None:
@@ -180,21 +183,21 @@ def _compare(stmts, cfg, namespaces, keep_gc, interleave):
         timers[c] = t
         numbers[c] = _calibrate(t, cfg.min_time)
         samples[c] = []
-        if not interleave:
+        if pause:
             time.sleep(cfg.settle)
-    rounds = cfg.repeat if interleave else max(1, min(cfg.repeat, cfg.rounds))
+    rounds = min(3, cfg.repeat) if blocks else cfg.repeat
     per_round = [cfg.repeat // rounds + (1 if i < cfg.repeat % rounds else 0) for i in range(rounds)]
     for k in per_round:
         for c, t in timers.items():
             for _ in range(k):
                 samples[c].append(t.timeit(numbers[c]) / numbers[c])
-            if not interleave:
+            if pause:
                 time.sleep(cfg.settle)
     return {c: Timing(statistics.median(s), min(s), numbers[c], cfg.repeat) for c, s in samples.items()}
 
 
 def measure_row(group, key, name, stmts, cfg, namespaces=None, *, target=None, note="", keep_gc=False,
-                have_torch=True, interleave=True):
+                have_torch=True, pause=False, blocks=False):
     """A Row from {contender: statement}. A contender whose statement is a string that is not
     Python code (e.g. "-", or a reason) is shown as that string; PyTorch missing shows n/a."""
     runnable, times = {}, {}
@@ -205,7 +208,7 @@ def measure_row(group, key, name, stmts, cfg, namespaces=None, *, target=None, n
             times[c] = stmt.reason if isinstance(stmt, Skip) else "-"
         else:
             runnable[c] = stmt
-    times.update(compare(runnable, cfg, namespaces, keep_gc, interleave))
+    times.update(compare(runnable, cfg, namespaces, keep_gc, pause, blocks))
     return Row(group, key, name, {c: times[c] for c in CONTENDERS if c in times}, target=target, note=note)
 
 

@@ -64,7 +64,7 @@ def mlp_rows(cfg, sizes=MLP_SIZES, batch=MLP_BATCH):
              "numpy": _stepper(np_model, x, y),
              "torch": _stepper(_mlp.RawMLP(torch, weights), *xy(torch)) if torch else None}
     rows = [measure_row("autograd", "autograd.mlp_step_raw", f"MLP step, tensor ops  ({label})", stmts, cfg,
-                        target=("torch", 2.0), have_torch=torch is not None, keep_gc=True, interleave=False,
+                        target=("torch", 2.0), have_torch=torch is not None, keep_gc=True, blocks=True,
                         note="forward + cross-entropy + backward + SGD update; the same code runs on minitorch "
                              "and torch; NumPy column: the step written by hand.")]
     missing = _mlp.missing_nn(minitorch)
@@ -83,7 +83,7 @@ def mlp_rows(cfg, sizes=MLP_SIZES, batch=MLP_BATCH):
              "numpy": _stepper(_mlp.NumpyMLP(weights), x, y),
              "torch": _stepper(_mlp.NNMLP(torch, weights), *xy(torch)) if torch else None}
     rows.append(measure_row("autograd", "autograd.mlp_step_nn", f"MLP step, nn + optim  ({label})", stmts, cfg,
-                            target=("torch", 2.0), have_torch=torch is not None, keep_gc=True, interleave=False,
+                            target=("torch", 2.0), have_torch=torch is not None, keep_gc=True, blocks=True,
                             note="optimizer.zero_grad(); loss_fn(model(x), y).backward(); optimizer.step()"))
     return rows
 

@@ -57,7 +57,7 @@ def device_rows(cfg, device, xp, sync, sizes=None, cpu_reference=True):
         stmts = {"minitorch": mt_fn_dev, "raw": raw_fn}
         if cpu_reference and mt_fn_cpu is not None:
             stmts["minitorch_cpu"] = mt_fn_cpu
-        times = compare(stmts, cfg, interleave=False)
+        times = compare(stmts, cfg, pause=True)
         if "minitorch_cpu" not in times:
             times["minitorch_cpu"] = "-"
         rows.append(Row("gpu", f"gpu.{key}", name, times, target=("raw", 1.10), note=note))

@@ -51,9 +51,9 @@ def _namespaces(arrays):
 
 def _bench(group, key, name, stmt, np_stmt, nss, cfg, target=None, note=""):
     ns, have_torch = nss
-    # large ops run on thread pools (BLAS, PyTorch's OpenMP): time them in blocks, not interleaved
+    # large ops run on thread pools (BLAS, PyTorch's OpenMP): pause between repeats
     return measure_row(group, key, name, {"minitorch": stmt, "numpy": np_stmt, "torch": stmt}, cfg, ns,
-                       target=target, note=note, have_torch=have_torch, interleave=group != "large")
+                       target=target, note=note, have_torch=have_torch, pause=group == "large")
 
 
 def small_rows(cfg, shape=(10, 10)):

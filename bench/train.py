@@ -95,7 +95,7 @@ def rows(cfg, limit=None, sizes=SIZES, batch=BATCH):
     npe = epoch(None, _mlp.NumpyMLP(weights))
     th = epoch(torch, _mlp.RawMLP(torch, weights)) if torch else None
     out = [measure_row("train", "train.digits_raw", f"digits epoch, tensor ops  {label}",
-                       {"minitorch": mt, "numpy": npe, "torch": th}, cfg, keep_gc=True, interleave=False,
+                       {"minitorch": mt, "numpy": npe, "torch": th}, cfg, keep_gc=True, blocks=True,
                        target=("torch", 2.0), have_torch=torch is not None)]
     out[0].note = ("same code on minitorch and torch; training accuracy after one epoch from the same "
                    "weights: " + ", ".join(accs))
@@ -115,7 +115,7 @@ def rows(cfg, limit=None, sizes=SIZES, batch=BATCH):
     out.append(measure_row("train", "train.digits_nn", name,
                            {"minitorch": mt_nn, "numpy": epoch(None, _mlp.NumpyMLP(weights)),
                             "torch": epoch(torch, _mlp.NNMLP(torch, weights)) if torch else None},
-                           cfg, keep_gc=True, interleave=False, target=("torch", 2.0),
+                           cfg, keep_gc=True, blocks=True, target=("torch", 2.0),
                            have_torch=torch is not None,
                            note="nn.Sequential + nn.CrossEntropyLoss + optim.SGD; NumPy: the hand-written step"))
     return out

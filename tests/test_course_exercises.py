@@ -105,7 +105,7 @@ def test_expected_outcome_keeps_undeclared_errors():
 
 
 def test_wrong_error_or_no_error_is_explained():
-    q1 = load_exercise("02_broadcasting")[0]
+    q1 = load_exercise("04_broadcasting")[0]
 
     def no_error(*shapes):
         try:
@@ -142,7 +142,7 @@ def test_wrong_error_or_no_error_is_explained():
 
 
 def test_grader_judges_expected_errors_by_type_and_message(tmp_path):
-    ex = all_exercises()["06_devices"]
+    ex = all_exercises()["08_devices"]
     sol_path = ROOT / "solutions" / ex.notebook
     key = AnswerKey(ex, sol_path)
     sol = load(sol_path)
@@ -162,9 +162,9 @@ def test_grader_judges_expected_errors_by_type_and_message(tmp_path):
     assert r.score == key.questions[0].points
 
 
-# ---- 02_broadcasting agrees with minitorch ---------------------------------------------------------
+# ---- 04_broadcasting agrees with minitorch ---------------------------------------------------------
 def test_broadcasting_reference_agrees_with_minitorch():
-    q1, q2, q3 = load_exercise("02_broadcasting")
+    q1, q2, q3 = load_exercise("04_broadcasting")
     for case in q1.spec.cases(None, 300, 1):
         shapes = case.args
         want = expected_outcome(broadcasting.broadcast_shapes, shapes, (RuntimeError,))
@@ -190,7 +190,7 @@ def test_broadcasting_reference_agrees_with_minitorch():
             assert str(got) == "minitorch." + broadcasting.result_dtype(a, b)
 
 
-# ---- 03_views agrees with minitorch ----------------------------------------------------------------
+# ---- 05_views agrees with minitorch ----------------------------------------------------------------
 def test_views_table_is_what_minitorch_does():
     x = minitorch.arange(24).reshape(2, 3, 4)  # noqa: F841 - used by the expressions
     for expr, shape, stride, offset in views.VIEWS:
@@ -199,7 +199,7 @@ def test_views_table_is_what_minitorch_does():
 
 
 def test_views_reference_agrees_with_minitorch():
-    q1, q2, q3 = load_exercise("03_views")
+    q1, q2, q3 = load_exercise("05_views")
     data = minitorch.arange(200_000)
     for case in q1.spec.cases(None, 200, 1):
         shape, strides, d0, d1 = case.args
@@ -229,9 +229,9 @@ def test_views_reference_agrees_with_minitorch():
     assert 0.1 < nones / 300 < 0.6  # both outcomes are well represented
 
 
-# ---- 06_devices agrees with minitorch ----------------------------------------------------------------
+# ---- 08_devices agrees with minitorch ----------------------------------------------------------------
 def test_devices_reference_agrees_with_minitorch():
-    q1, q2 = load_exercise("06_devices")
+    q1, q2 = load_exercise("08_devices")
     for case in q1.spec.cases(None, 300, 1):
         (spec,) = case.args
         want = expected_outcome(devices.parse_device, case.args, (RuntimeError,))
@@ -254,3 +254,136 @@ def test_devices_reference_agrees_with_minitorch():
             assert str(info.value).startswith(want.message)
         else:
             assert str(mt_same_device("add", *stand_ins)) == want
+
+
+# ---- 06_inplace_version: classes graded through the instructor's drivers ------------------------
+def _inplace(nb_edits, tmp_path):
+    ex = all_exercises()["06_inplace_version"]
+    sol_path = ROOT / "solutions" / ex.notebook
+    key = AnswerKey(ex, sol_path)
+    sol = load(sol_path)
+    nb = solve(as_submission(sol, ex.name), sol)
+    for edit in nb_edits:
+        nb = edit(nb)
+    p = tmp_path / "s.ipynb"
+    p.write_text(dumps(nb), encoding="utf-8")
+    r = grade_submission(p, key, LIMITS)
+    return key, r, {x.id: x for x in r.questions}
+
+
+def _edit_solution(gid, old, new):
+    def edit(nb):
+        for c in nb["cells"]:
+            if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == gid:
+                src = c["source"] if isinstance(c["source"], str) else "".join(c["source"])
+                assert old in src
+                c["source"] = src.replace(old, new)
+        return nb
+    return edit
+
+
+def test_inplace_version_graded_through_drivers(tmp_path):
+    # add_ that forgets the version: (a) fails showing the program; (b) then never raises
+    _key, r, q = _inplace([_edit_solution("mini_tensor", "        self.storage.version += 1\n", "")], tmp_path)
+    assert q["q1"].status == "incorrect" and "run_views([" in q["q1"].reason
+    assert q["q2"].status == "incorrect"
+    # SavedValue that copies the values instead of keeping the tensor: only (b) fails
+    _key, r, q = _inplace([_edit_solution("saved_value", "self.tensor, self.saved_version = tensor, tensor.version",
+                                          "self.tensor, self.saved_version = tensor.add(0), tensor.version")],
+                          tmp_path)
+    assert q["q1"].status == "correct" and q["q2"].status == "incorrect"
+    assert r.score == r.questions[0].max_points
+
+
+def test_a_learners_cell_cannot_replace_a_driver(tmp_path):
+    from minitorch.course.grading.sample_class import add_cell
+    ex = all_exercises()["06_inplace_version"]
+    fake = "def run_views(program):\n    return 'whatever'\n\ndef run_saved(program):\n    return 'whatever'"
+    untouched = lambda nb: as_submission(load(ROOT / "solutions" / ex.notebook), ex.name)  # noqa: E731
+    _key, r, q = _inplace([untouched, lambda nb: add_cell(nb, fake)], tmp_path)
+    assert [x.status for x in r.questions] == ["not_attempted", "not_attempted"], r.to_dict()
+    assert r.score == 0
+
+
+def test_a_broken_class_cell_is_reported_as_the_error(tmp_path):
+    _key, r, q = _inplace([_edit_solution("mini_tensor", "class MiniTensor:", "1 / 0\nclass MiniTensor:")],
+                          tmp_path)
+    assert q["q1"].status == "error" and "ZeroDivisionError" in q["q1"].reason, q["q1"]
+    assert "MiniTensor" in q["q1"].reason
+
+
+def test_inplace_version_check_in_the_notebook_and_solution_shows_the_class(capsys):
+    from minitorch.course.exercises import inplace_version as iv
+    q1, q2 = load_exercise("06_inplace_version")
+    assert q1.evaluate(iv.run_views).status == "correct"
+    q1.solution()
+    assert "class MiniTensor" in capsys.readouterr().out
+
+
+def test_inplace_version_agrees_with_minitorch():
+    from minitorch.course.exercises import inplace_version as iv
+    x, mine = minitorch.arange(8), iv.MiniTensor(iv.Storage(range(8)))
+    views = [(x[1::3], mine.view(1, 3, 3)), (x[::2][1:], mine.view(0, 4, 2).view(1, 3, 1))]
+    for (t, m), c in zip(views + [(x, mine)], (5, 10, -1)):
+        t.add_(c)
+        m.add_(c)
+        assert t.tolist() == m.tolist() and x.tolist() == mine.tolist() and t._version == m.version
+    assert x._version == mine.version == 3
+
+
+# ---- exercises renumbered after their lessons: the old names still work ---------------------------
+def test_former_exercise_names_still_load_show_progress_and_grade(tmp_path, progress_file):
+    import json
+
+    from minitorch.course import progress
+    from minitorch.course.exercises import FORMER_NAMES
+    assert FORMER_NAMES["01_strides"] == "03_strides"
+    assert load_exercise("01_strides").exercise.name == "03_strides"
+    progress_file.write_text(json.dumps({"version": 1, "exercises": {
+        "01_strides": {"q1": {"status": "correct", "attempts": 2, "hints": [], "solution_viewed": False}}}}))
+    rows = {(r["exercise"], r["question"]): r for r in progress.show_progress().rows}
+    assert rows[("03_strides", "q1")]["status"] == "correct"
+    ex = all_exercises()["03_strides"]
+    sol = load(ROOT / "solutions" / ex.notebook)
+    nb = solve(as_submission(sol, "01_strides"), sol)  # released under the old name
+    p = tmp_path / "old.ipynb"
+    p.write_text(dumps(nb), encoding="utf-8")
+    r = grade_submission(p, AnswerKey(ex, ROOT / "solutions" / ex.notebook), LIMITS)
+    assert r.score == r.max_score and not r.flags, r.to_dict()
+
+
+# ---- 07_numpy_sharing agrees with NumPy ------------------------------------------------------------
+def test_numpy_sharing_reference_agrees_with_numpy():
+    import random
+
+    import numpy as np
+    from numpy.lib.array_utils import byte_bounds as np_byte_bounds
+    from numpy.lib.stride_tricks import as_strided
+
+    from minitorch.course.exercises import numpy_sharing as ns
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    base = x.__array_interface__["data"][0]
+
+    def describe(a):
+        return (a.__array_interface__["data"][0] - base, a.shape, a.strides, a.itemsize)
+    made = [x, x.T, x[1], x[:, 0], x[:, ::2], x[:, 1::2], x[::-1, ::-1], x[3], x[:2], x[2:],
+            x.reshape(-1).view(np.uint8)[5:8], np.broadcast_to(x[0, 2:], (5, 4)), x[1, 5, ...]]
+    assert [describe(a) for a in made] == ns.VIEWS  # the table is what NumPy does
+
+    buf = np.zeros(256, np.uint8)
+    start = buf.__array_interface__["data"][0]
+
+    def make(view):
+        offset, shape, strides, itemsize = view
+        return as_strided(np.ndarray((1,), dtype=f"V{itemsize}", buffer=buf, offset=offset), shape, strides)
+    rng = random.Random(7)
+    for (v,) in ns._visible_q1() + ns._random_q1(rng, 300):
+        low, high = np_byte_bounds(make(v))
+        assert ns.byte_bounds(v) == (low - start, high - start), v
+    pairs = ns._visible_pairs() + ns._random_pairs(rng, 600)
+    for a, b in pairs:
+        A, B = make(a), make(b)
+        assert ns.may_share_memory(a, b) == np.may_share_memory(A, B), (a, b)
+        assert ns.shares_memory(a, b) == np.shares_memory(A, B), (a, b)
+    # the cases tell the two tests apart: bounds that overlap without a shared byte are common
+    assert sum(ns.may_share_memory(a, b) and not ns.shares_memory(a, b) for a, b in pairs) > 30

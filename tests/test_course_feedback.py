@@ -25,7 +25,7 @@ def progress_file(tmp_path, monkeypatch):
 
 @pytest.fixture
 def qs():
-    return load_exercise("01_strides")
+    return load_exercise("03_strides")
 
 
 # ---- the four outcomes ---------------------------------------------------------------------------
@@ -139,7 +139,7 @@ def test_hints_and_solution(qs, capsys, progress_file):
     q1.solution()
     out = capsys.readouterr().out
     assert "def contiguous_strides(shape):" in out and "step *= size" in out
-    entry = json.loads(progress_file.read_text())["exercises"]["01_strides"]["q1"]
+    entry = json.loads(progress_file.read_text())["exercises"]["03_strides"]["q1"]
     assert entry["hints"] == [1, 2, 3] and entry["solution_viewed"] is True
 
 
@@ -158,7 +158,7 @@ def test_progress_is_recorded_and_shown(qs, progress_file):
     with pytest.raises(CheckFailed):
         qs[1].check(fn=lambda i, s, o=0: 0)
     data = json.loads(progress_file.read_text())
-    q1 = data["exercises"]["01_strides"]["q1"]
+    q1 = data["exercises"]["03_strides"]["q1"]
     assert q1["status"] == "correct" and q1["attempts"] == 3 and q1["first_correct"]
     view = show_progress()
     assert view.done == 1 and len(view.rows) == sum(len(e.questions) for e in all_exercises().values())
@@ -172,14 +172,14 @@ def test_progress_file_location(monkeypatch, tmp_path):
     path = progress.progress_path()
     assert path == tmp_path / "home" / ".minitorch" / "progress.json"
     assert ROOT not in path.parents
-    progress.record_check("01_strides", "q1", "incorrect")
+    progress.record_check("03_strides", "q1", "incorrect")
     assert path.exists()
 
 
 def test_broken_or_unwritable_progress_never_breaks_a_check(qs, progress_file, monkeypatch, tmp_path):
     progress_file.write_text("{not json")
     qs[0].check(fn=strides.contiguous_strides)
-    assert json.loads(progress_file.read_text())["exercises"]["01_strides"]["q1"]["status"] == "correct"
+    assert json.loads(progress_file.read_text())["exercises"]["03_strides"]["q1"]["status"] == "correct"
     assert progress_file.with_suffix(".json.broken").exists()
     blocker = tmp_path / "file"
     blocker.write_text("")
@@ -228,7 +228,7 @@ def _outputs(cell):
 
 
 def test_solutions_notebook_runs_clean_and_every_check_passes(tmp_path):
-    nb = _execute(ROOT / "solutions" / "01_strides.ipynb", tmp_path)
+    nb = _execute(ROOT / "solutions" / "03_strides.ipynb", tmp_path)
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors, errors
     text = "\n".join(_outputs(c) for c in nb.cells)
@@ -240,7 +240,7 @@ def test_solutions_notebook_runs_clean_and_every_check_passes(tmp_path):
 
 
 def test_untouched_exercise_says_not_attempted(tmp_path):
-    nb = _execute(ROOT / "exercises" / "01_strides.ipynb", tmp_path)
+    nb = _execute(ROOT / "exercises" / "03_strides.ipynb", tmp_path)
     tests = [c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade")]
     assert len(tests) == 3
     for c in tests:

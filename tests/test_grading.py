@@ -23,7 +23,7 @@ from minitorch.course.notebook import dumps, grade_id, nbgrader
 from minitorch.course.spec import Foreign, decode
 
 ROOT = Path(__file__).resolve().parents[1]
-SOLUTIONS = ROOT / "solutions" / "01_strides.ipynb"
+SOLUTIONS = ROOT / "solutions" / "03_strides.ipynb"
 LIMITS = Limits(step_seconds=1.5, memory_mb=512)
 
 pytestmark = pytest.mark.timeout(120)
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.timeout(120)
 
 @pytest.fixture(scope="module")
 def key():
-    return AnswerKey(get_exercise("01_strides"), SOLUTIONS)
+    return AnswerKey(get_exercise("03_strides"), SOLUTIONS)
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +73,7 @@ def test_answer_key_comes_from_the_instructors_notebook(key):
     assert d["max_score"] == 7.0
     assert all(q["hidden_cases"] >= 150 for q in d["questions"])
     # reseeding changes the random hidden cases, not the rest
-    other = AnswerKey(get_exercise("01_strides"), SOLUTIONS, seed="2025")
+    other = AnswerKey(get_exercise("03_strides"), SOLUTIONS, seed="2025")
     assert [c.args for c in other.questions[0].cases] != [c.args for c in key.questions[0].cases]
     assert len(other.questions[0].cases) == len(key.questions[0].cases)
 
@@ -82,11 +82,11 @@ def test_a_broken_answer_key_is_refused(tmp_path, nbs):
     sol, _ = nbs
     bad = set_cell(sol, "test_flat_index", "q2.check()\n### BEGIN HIDDEN TESTS\nimport os\n### END HIDDEN TESTS")
     with pytest.raises(AnswerKeyError, match="hidden tests must be"):
-        AnswerKey(get_exercise("01_strides"), write(tmp_path, "bad.ipynb", bad))
+        AnswerKey(get_exercise("03_strides"), write(tmp_path, "bad.ipynb", bad))
     nodef = set_cell(sol, "flat_index", "def flatindex(i, s, o=0):\n    ### BEGIN SOLUTION\n    return 0\n"
                                         "    ### END SOLUTION")
     with pytest.raises(AnswerKeyError, match="does not define flat_index"):
-        AnswerKey(get_exercise("01_strides"), write(tmp_path, "nodef.ipynb", nodef))
+        AnswerKey(get_exercise("03_strides"), write(tmp_path, "nodef.ipynb", nodef))
 
 
 # ---- one command for a class ---------------------------------------------------------------
@@ -102,7 +102,7 @@ def test_cli_grades_a_class_folder(tmp_path, capsys):
     (tmp_path / "class" / ".ipynb_checkpoints" / "x-checkpoint.ipynb").write_text("{}")
     (tmp_path / "class" / "notes.txt").write_text("not a notebook")
     out = tmp_path / "out"
-    rc = cli.main([str(tmp_path / "class"), "--exercise", "01_strides", "--out", str(out),
+    rc = cli.main([str(tmp_path / "class"), "--exercise", "03_strides", "--out", str(out),
                    "--timeout", "1.5", "--memory-mb", "512", "--jobs", "2"])
     assert rc == 0
     log = capsys.readouterr().out
@@ -115,7 +115,7 @@ def test_cli_grades_a_class_folder(tmp_path, capsys):
         row = by_file[fname]
         assert float(row["score"]) == EXPECTED_SCORE[kind], (kind, row)
     book = json.loads((out / "gradebook.json").read_text(encoding="utf-8"))
-    assert book["meta"]["exercise"] == "01_strides" and book["meta"]["submissions"] == len(made)
+    assert book["meta"]["exercise"] == "03_strides" and book["meta"]["submissions"] == len(made)
     verdicts = {Path(s["file"]).name: s["verdict"] for s in book["submissions"]}
     assert {made[f]: v for f, v in verdicts.items()}["malformed"] == "malformed"
     assert {made[f]: v for f, v in verdicts.items()}["wrong_exercise"] == "wrong_exercise"
@@ -147,37 +147,37 @@ def test_cli_refuses_to_grade_with_a_broken_sandbox_or_key(tmp_path, nbs, capsys
                                          f"    extra = int(open({str(secret)!r}).read())\n"
                                          "    return offset + extra + sum(i * s for i, s in zip(index, strides))\n"
                                          "    ### END SOLUTION")
-    rc = cli.main([str(tmp_path / "class"), "--exercise", "01_strides", "--out", str(tmp_path / "o1"),
+    rc = cli.main([str(tmp_path / "class"), "--exercise", "03_strides", "--out", str(tmp_path / "o1"),
                    "--solutions", str(write(tmp_path, "sneaky.ipynb", sneaky)), "--timeout", "1.5"])
     assert rc == 2 and not (tmp_path / "o1").exists()
     assert "do not score full marks" in capsys.readouterr().err
     # a wrong reference is still a valid key: the self-test passes, students are graded against it
-    rc = cli.main([str(tmp_path / "class"), "--exercise", "01_strides", "--out", str(tmp_path / "o2"),
+    rc = cli.main([str(tmp_path / "class"), "--exercise", "03_strides", "--out", str(tmp_path / "o2"),
                    "--solutions", str(ks), "--timeout", "1.5"])
     assert rc == 0
     assert cli.main([str(tmp_path / "class"), "--exercise", "99_nope", "--out", str(tmp_path / "o3")]) == 2
-    assert cli.main([str(tmp_path / "nope"), "--exercise", "01_strides", "--out", str(tmp_path / "o4")]) == 2
+    assert cli.main([str(tmp_path / "nope"), "--exercise", "03_strides", "--out", str(tmp_path / "o4")]) == 2
 
 
 def test_module_entry_point(tmp_path):
     (tmp_path / "class").mkdir()
     p = subprocess.run([sys.executable, "-m", "minitorch.course.grade", str(tmp_path / "class"),
-                        "--exercise", "01_strides", "--out", str(tmp_path / "out"), "--quiet"],
+                        "--exercise", "03_strides", "--out", str(tmp_path / "out"), "--quiet"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "out" / "gradebook.csv").exists()
 
 
 def test_student_ids_from_flat_and_nested_folders(tmp_path):
-    for rel in ["alice/01_strides/01_strides.ipynb", "bob/01_strides/01_strides.ipynb"]:
+    for rel in ["alice/03_strides/03_strides.ipynb", "bob/03_strides/03_strides.ipynb"]:
         (tmp_path / rel).parent.mkdir(parents=True)
         (tmp_path / rel).write_text("{}")
     files = cli.find_submissions(tmp_path, "*.ipynb")
     assert cli.student_ids(files, tmp_path) == ["alice", "bob"]
     (tmp_path / "alice" / "extra.ipynb").write_text("{}")
     files = cli.find_submissions(tmp_path, "*.ipynb")
-    assert cli.student_ids(files, tmp_path) == ["alice/01_strides/01_strides", "alice/extra",
-                                                "bob/01_strides/01_strides"]
+    assert cli.student_ids(files, tmp_path) == ["alice/03_strides/03_strides", "alice/extra",
+                                                "bob/03_strides/03_strides"]
 
 
 # ---- one verdict per submission, whatever is in it ----------------------------------------------

@@ -21,7 +21,7 @@ from minitorch.course.grading.sandbox import Limits
 from minitorch.course.notebook import dumps, grade_id, nbgrader
 
 ROOT = Path(__file__).resolve().parents[1]
-SOLUTIONS = ROOT / "solutions" / "01_strides.ipynb"
+SOLUTIONS = ROOT / "solutions" / "03_strides.ipynb"
 LIMITS = Limits(step_seconds=1.5, memory_mb=512)
 
 pytestmark = pytest.mark.timeout(120)
@@ -50,7 +50,7 @@ def q1(src):
 
 
 def _visible_table():
-    ex = get_exercise("01_strides")
+    ex = get_exercise("03_strides")
     q = ex.question("q1")
     return {c.args[0]: q.reference(*c.args) for c in q.cases()}
 
@@ -340,7 +340,7 @@ def contiguous_strides(shape):
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    key = AnswerKey(get_exercise("01_strides"), SOLUTIONS)
+    key = AnswerKey(get_exercise("03_strides"), SOLUTIONS)
     sol = load(SOLUTIONS)
     ex = as_submission(sol)
     base = tmp_path_factory.mktemp("adversarial")

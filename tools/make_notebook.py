@@ -21,7 +21,9 @@ This script adds what every lesson has (the "Open in Colab" badge and the Colab-
 cell), executes the notebook in a fresh kernel of the current Python environment, makes the
 result deterministic (cell ids, widget ids, no timings, no Python version in the metadata),
 refuses a notebook with an error output, writes notebooks/NN_name.ipynb, and regenerates the
-lesson and claims tables in notebooks/README.md.
+lesson and claims tables in notebooks/README.md. A lesson with a graded exercise (an exercise
+module of minitorch.course.exercises whose name starts with the lesson's number) ends with a
+link to exercises/NN_name.ipynb.
 
     python tools/make_notebook.py              # build and run every lesson
     python tools/make_notebook.py 01 03        # only lessons whose name starts with these
@@ -138,9 +140,26 @@ def build_cells(name: str, parsed: list[dict]) -> list:
     return cells
 
 
+def exercise_cell(name: str):
+    """The last cell of a lesson that has a graded exercise (numbered after its lesson), or None."""
+    sys.path.insert(0, str(ROOT))
+    from minitorch.course.exercises import all_exercises
+    found = [ex for n, ex in all_exercises().items() if n[:2] == name[:2]]
+    if not found:
+        return None
+    links = "\n".join(f"Exercise: [exercises/{ex.notebook}](../exercises/{ex.notebook})"
+                      for ex in found)
+    cell = nbformat.v4.new_markdown_cell(links)
+    cell.id = "exercise-link"
+    return cell
+
+
 def new_notebook(name: str) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.cells = build_cells(name, parse(LESSONS / f"{name}.py"))
+    link = exercise_cell(name)
+    if link is not None:
+        nb.cells.append(link)
     nb.metadata = {
         "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
         "language_info": {"name": "python"},

@@ -1,7 +1,7 @@
 """Self-paced feedback inside an exercise notebook: q1.check(), q1.hint(), q1.solution().
 
     from minitorch.course import load_exercise
-    q1, q2, q3 = load_exercise("01_strides")
+    q1, q2, q3 = load_exercise("03_strides")
     q1.check()        # ✔ correct / ✘ what was wrong (input, expected, actual) / not attempted
     q1.hint()         # the first hint; q1.hint(2) the second
     q1.solution()     # a reference answer (you asked for it)
@@ -117,8 +117,10 @@ class Question:
         """The verdict on fn, without recording or raising."""
         s, name = self.spec, self.spec.function
         if fn is None:
+            where = (f"Run the locked cell that defines {name} and the cell where you write {s.written}"
+                     if s.answer is not None else f"Run the cell where you define {name}")
             return CheckResult(s.id, name, "missing", f"✘ {s.id}: {name} is not defined yet",
-                               [f"Run the cell where you define {name}, then run this one again."])
+                               [f"{where}, then run this one again."])
         if not callable(fn):
             return CheckResult(s.id, name, "missing", f"✘ {s.id}: {name} is not a function",
                                [f"{name} is a {type(fn).__name__}; define it with `def {name}(...):`"])
@@ -184,7 +186,7 @@ class Question:
     def solution(self):
         """Show a reference answer. Try the hints first: you learn more from writing it."""
         progress.record_solution(self.exercise.name, self.spec.id)
-        src = textwrap.dedent(inspect.getsource(self.spec.reference))
+        src = textwrap.dedent(inspect.getsource(self.spec.answer or self.spec.reference))
         _display(_Text(f"A reference answer for {self.spec.id}:\n\n{src}",
                        f"<div><b>A reference answer for {self.spec.id}</b> (compare it with yours; "
                        f"then write yours again without looking):<pre>{html.escape(src)}</pre></div>"))
@@ -196,7 +198,7 @@ def _copy(args):
 
 
 class ExerciseHandle(tuple):
-    """The questions of one exercise: `q1, q2, q3 = load_exercise("01_strides")`."""
+    """The questions of one exercise: `q1, q2, q3 = load_exercise("03_strides")`."""
 
     exercise: Exercise
 

@@ -141,11 +141,12 @@ class ProgressView:
 
 def show_progress():
     """The table of every exercise and question in the course, with what you have done."""
-    from .exercises import all_exercises
+    from .exercises import FORMER_NAMES, all_exercises
     data = load()
+    former = {new: old for old, new in FORMER_NAMES.items()}
     rows = []
     for name, ex in all_exercises().items():
-        done = data["exercises"].get(name, {})
+        done = data["exercises"].get(name) or data["exercises"].get(former.get(name), {})
         for q in ex.questions:
             e = done.get(q.id, {})
             rows.append({"exercise": name, "question": q.id, "function": q.function,

@@ -36,12 +36,23 @@ def check_against_spec(nb, name) -> list[str]:
         return []
     problems = []
     cells = {grade_id(c): c for c in nb["cells"] if grade_id(c)}
+    drivers = []
+    for g in ex.driver_cells:
+        c = cells.get(g)
+        if c is None or c["cell_type"] != "code" or not nbgrader(c).get("locked") or nbgrader(c).get("grade"):
+            problems.append(f"driver cell {g!r}: no locked, ungraded code cell with that grade_id")
+        else:
+            drivers.append(cell_source(c))
     for q in ex.questions:
         sol, test = cells.get(q.solution_cell), cells.get(q.test_cell)
         if sol is None or not nbgrader(sol).get("solution"):
             problems.append(f"{q.id}: no solution cell with grade_id {q.solution_cell!r}")
-        elif f"def {q.function}(" not in cell_source(sol):
+        elif q.answer is None and f"def {q.function}(" not in cell_source(sol):
             problems.append(f"{q.id}: cell {q.solution_cell!r} does not define {q.function}()")
+        elif q.answer is not None and not any(f"{k} {q.written}" in cell_source(sol) for k in ("def", "class")):
+            problems.append(f"{q.id}: cell {q.solution_cell!r} does not define {q.written}")
+        if q.answer is not None and not any(f"def {q.function}(" in d for d in drivers):
+            problems.append(f"{q.id}: no driver cell defines {q.function}()")
         if test is None or not nbgrader(test).get("grade"):
             problems.append(f"{q.id}: no graded test cell with grade_id {q.test_cell!r}")
         elif f"{q.id}.check()" not in cell_source(test):
@@ -92,7 +103,7 @@ def main(argv=None) -> int:
     root = repo_root()
     p = argparse.ArgumentParser(prog="python -m minitorch.course.release", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("names", nargs="*", help="only these exercises (e.g. 01_strides)")
+    p.add_argument("names", nargs="*", help="only these exercises (e.g. 03_strides)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if out of date")
     p.add_argument("--solutions", type=Path, default=root / "solutions")
     p.add_argument("--exercises", type=Path, default=root / "exercises")

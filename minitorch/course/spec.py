@@ -248,6 +248,15 @@ class QuestionSpec:
     # that do not broadcast): on such inputs the expected outcome is that exception, and a
     # submission is right when it raises the same type with the same message.
     raises: tuple = ()
+    # For a question graded through a driver: the class (or function) the learner writes in
+    # solution_cell, when `function` is not it but an instructor's driver defined in one of
+    # the exercise's driver_cells (see Exercise). solution() shows it; None: the function itself.
+    answer: Any = None
+
+    @property
+    def written(self):
+        """The name of what the learner defines in solution_cell."""
+        return getattr(self.answer, "__name__", None) or self.function
 
     def call_text(self, args):
         return f"{self.function}({', '.join(show(a) for a in args)})"
@@ -268,13 +277,19 @@ class QuestionSpec:
 
 @dataclass
 class Exercise:
-    name: str                     # "01_strides": the notebook's stem in solutions/ and exercises/
+    name: str                     # "03_strides": the notebook's stem in solutions/ and exercises/
     title: str
     questions: list[QuestionSpec]
     forbidden_calls: tuple = ()   # functions a learner's code may not call while graded
     forbidden_imports: tuple = () # modules the sandbox refuses to import
     preload: tuple = ("numpy",)   # imported by the sandbox before the learner's cells
     forbidden_reason: str = ""
+    # grade_ids of locked code cells of the instructor that define drivers: functions that take
+    # plain data, exercise the learner's classes and return plain data (e.g. run_views). A
+    # question's `function` may be such a driver. The grader runs the instructor's copy of these
+    # cells in the sandbox after the learner's cells (so a learner's cell cannot replace them),
+    # and in the answer key after the solution cells.
+    driver_cells: tuple = ()
 
     @property
     def notebook(self):

@@ -1,7 +1,7 @@
-"""Exercise 02, broadcasting: which shape, which strides, which dtype does `a + b` get?
+"""Exercise 04, broadcasting: which shape, which strides, which dtype does `a + b` get?
 
 The learner writes three small functions in plain Python; the reference solutions below are
-the same code as the solution cells of solutions/02_broadcasting.ipynb (a test keeps them
+the same code as the solution cells of solutions/04_broadcasting.ipynb (a test keeps them
 equal). broadcast_shapes raises PyTorch's RuntimeError on shapes that do not broadcast: the
 question declares `raises=(RuntimeError,)`, so the expected outcome of such a case is that
 error, same type and same message. The notebook then plugs the learner's functions into
@@ -144,7 +144,7 @@ def _random_q3(rng, n):
 
 # ---- the exercise ---------------------------------------------------------------------------
 EXERCISE = Exercise(
-    name="02_broadcasting",
+    name="04_broadcasting",
     title="Broadcasting: which shape, which strides, which dtype?",
     forbidden_calls=("numpy.*",),
     forbidden_imports=("minitorch", "torch", "jax", "tensorflow"),

@@ -1,7 +1,7 @@
-"""Exercise 06, devices: which device does a string name, and on which device does an op run?
+"""Exercise 08, devices: which device does a string name, and on which device does an op run?
 
 The learner writes two small functions in plain Python; the reference solutions below are the
-same code as the solution cells of solutions/06_devices.ipynb (a test keeps them equal). Both
+same code as the solution cells of solutions/08_devices.ipynb (a test keeps them equal). Both
 raise PyTorch's RuntimeError on bad input: the questions declare `raises=(RuntimeError,)`, so
 the expected outcome of such a case is that error, same type and same message. No GPU is
 needed: device names are labels, and the notebook checks same_device against minitorch's own
@@ -92,7 +92,7 @@ def _random_q2(rng, n):
 
 # ---- the exercise ---------------------------------------------------------------------------
 EXERCISE = Exercise(
-    name="06_devices",
+    name="08_devices",
     title="Devices: which device, and where does an op run?",
     forbidden_calls=("numpy.*",),
     forbidden_imports=("minitorch", "torch", "jax", "tensorflow"),

@@ -1,7 +1,7 @@
-"""Exercise 01, strides: where does element [i, j, k] of a tensor live in memory?
+"""Exercise 03, strides: where does element [i, j, k] of a tensor live in memory?
 
 The learner writes three small functions in plain Python; the reference solutions below are
-the same code as the solution cells of solutions/01_strides.ipynb (a test keeps them equal).
+the same code as the solution cells of solutions/03_strides.ipynb (a test keeps them equal).
 Inputs come from fixed lists, from real minitorch views (their .shape, .stride() and
 .storage_offset()), and from seeded random generators; some sizes are beyond 2**31 on purpose:
 the answer then needs Python's exact integers, and code that builds a NumPy array to read its
@@ -165,7 +165,7 @@ def _random_q3(rng, n):
 
 # ---- the exercise ---------------------------------------------------------------------------
 EXERCISE = Exercise(
-    name="01_strides",
+    name="03_strides",
     title="Strides: where does element [i, j, k] live?",
     forbidden_calls=("numpy.*",),
     forbidden_imports=("minitorch", "torch", "jax", "tensorflow"),

@@ -1,7 +1,7 @@
-"""Exercise 03, views: transpose, slice and view as new (shape, strides, offset) over one storage.
+"""Exercise 05, views: transpose, slice and view as new (shape, strides, offset) over one storage.
 
 The learner writes three small functions in plain Python; the reference solutions below are
-the same code as the solution cells of solutions/03_views.ipynb (a test keeps them equal).
+the same code as the solution cells of solutions/05_views.ipynb (a test keeps them equal).
 view_strides is PyTorch's own rule (computeStride in aten/src/ATen/TensorUtils.cpp): the
 strides that let a tensor be viewed with a new shape without copying, or None when no strides
 can. The notebook then plugs the learner's view_strides into minitorch's Tensor.view and
@@ -214,7 +214,7 @@ def _random_q3(rng, n):
 
 # ---- the exercise ---------------------------------------------------------------------------
 EXERCISE = Exercise(
-    name="03_views",
+    name="05_views",
     title="Views: transpose, slice and view, without copying",
     forbidden_calls=("numpy.*",),
     forbidden_imports=("minitorch", "torch", "jax", "tensorflow"),

@@ -1,6 +1,6 @@
 """Grade a folder of submitted notebooks in one command.
 
-    python -m minitorch.course.grade CLASS_DIR --exercise 01_strides --out OUT_DIR
+    python -m minitorch.course.grade CLASS_DIR --exercise 03_strides --out OUT_DIR
 
 CLASS_DIR holds the submissions: any file names, any count, flat (alice.ipynb, bob (1).ipynb)
 or one folder per student (nbgrader's submitted/STUDENT/ASSIGNMENT/NOTEBOOK.ipynb). OUT_DIR
@@ -46,7 +46,7 @@ def _inside(p, d):
 
 
 def student_ids(files, class_dir):
-    """alice.ipynb -> alice; alice/01_strides/01_strides.ipynb -> alice (when unambiguous)."""
+    """alice.ipynb -> alice; alice/03_strides/03_strides.ipynb -> alice (when unambiguous)."""
     rels = [f.relative_to(class_dir) for f in files]
     firsts = [r.parts[0] if len(r.parts) > 1 else r.stem for r in rels]
     if len(set(firsts)) == len(firsts):
@@ -63,7 +63,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m minitorch.course.grade", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("class_dir", type=Path, help="the folder of submitted notebooks")
-    p.add_argument("--exercise", required=True, help="e.g. 01_strides")
+    p.add_argument("--exercise", required=True, help="e.g. 03_strides")
     p.add_argument("--out", type=Path, required=True, help="where the gradebook and feedback go")
     p.add_argument("--solutions", type=Path, help="the instructor's solutions notebook "
                    "(default: solutions/EXERCISE.ipynb); keep it private for a graded class")

@@ -18,6 +18,7 @@ import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..exercises import FORMER_NAMES
 from ..notebook import (NotebookError, cell_source, exercise_name, grade_id, hidden_blocks, nbgrader,
                         parse_hidden_checks, parse_notebook, release, strip_hidden,
                         validate_source_notebook, without_markers)
@@ -99,6 +100,10 @@ class AnswerKey:
         for q in exercise.questions:
             exec(compile(without_markers(cell_source(self.cells[q.solution_cell])),  # noqa: S102
                          f"<key {q.solution_cell}>", "exec"), ns)
+        # the drivers (instructor's locked cells that call the learner's classes), run last
+        self.drivers = [(g, cell_source(self.cells[g])) for g in exercise.driver_cells]
+        for g, src in self.drivers:
+            exec(compile(src, f"<key {g}>", "exec"), ns)  # noqa: S102 - instructor's code
 
         self.questions = []
         for q in exercise.questions:
@@ -175,8 +180,8 @@ def _defines(source, name):
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return f"def {name}(" in source
-    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name
+        return f"def {name}(" in source or f"class {name}" in source
+    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name
                for n in ast.walk(tree))
 
 
@@ -248,6 +253,7 @@ def _grade(path, key, limits, res, protected, hide_hidden=False):  # noqa: C901 
     ids = [grade_id(c) for c in cells]
     ours = set(key.cells)
     claimed = exercise_name(nb)
+    claimed = FORMER_NAMES.get(claimed, claimed)  # a notebook released before a renumbering
     found_ours = bool(ours & set(ids))
     other = _other_exercise(nb, key)
     if not found_ours:
@@ -256,7 +262,7 @@ def _grade(path, key, limits, res, protected, hide_hidden=False):  # noqa: C901 
             res.reason = f"this is the notebook of exercise {other or claimed}, not {key.name}"
             res.questions = _zero(key, "not_graded", "not graded: " + res.reason)
             return
-        if not any(c["cell_type"] == "code" and _defines(cell_source(c), k.spec.function)
+        if not any(c["cell_type"] == "code" and _defines(cell_source(c), k.spec.written)
                    for c in cells for k in key.questions):
             res.verdict = "wrong_exercise"
             res.reason = f"none of the cells or functions of {key.name} are in this notebook"
@@ -313,10 +319,12 @@ def _grade(path, key, limits, res, protected, hide_hidden=False):  # noqa: C901 
             cid = f"cell{i}" if g is None else f"cell{i}:{g}"[:60]
             run_cells.append({"id": cid, "source": cell_source(c)})
             for sc, q in key.solution_cells.items():
-                if sc not in seen and sc not in sol_for and _defines(cell_source(c), q.function):
+                if sc not in seen and sc not in sol_for and _defines(cell_source(c), q.written):
                     sol_for[sc] = cid
                     res.flags.append(f"solution cell {sc!r} not found (renamed, or its metadata removed); "
-                                     f"graded the cell that defines {q.function}()")
+                                     f"graded the cell that defines {q.written}{'' if q.answer else '()'}")
+    # the instructor's drivers, after every cell of the learner's (their copies never run)
+    run_cells += [{"id": f"driver:{g}", "source": src} for g, src in key.drivers]
     if key.prelude:
         run_cells.insert(0, {"id": "setup", "source": key.prelude})
 
@@ -346,7 +354,7 @@ def _grade(path, key, limits, res, protected, hide_hidden=False):  # noqa: C901 
         if status == "exited":
             res.flags.append(f"the process ended early during {step.replace(':', ' ')}: {why}")
     for cid, rep in run.cells.items():
-        if cid == "setup" or cid in key.solution_cells:
+        if cid == "setup" or cid in key.solution_cells or cid.startswith("driver:"):
             continue
         if "error" in rep:
             res.notes.append(f"your added cell {cid} raised {rep['error'].get('type')}: "
@@ -419,6 +427,12 @@ def _judge_question(k: KeyQuestion, run, sol_for, ex, hide_hidden=False) -> Ques
                                 f"(finished {len(results)}; {why})", passed)
     if len(results) < total:
         return grade("tampered", f"only {len(results)} of {total} results came back")
+    crep = run.cells.get(cell_id, {}) if cell_id else {}
+    if failures and s.answer is not None and "error" in crep:
+        e = crep["error"]
+        line = f" (line {e['line']})" if e.get("line") else ""
+        return grade("error", f"the cell {cell_id!r} where {s.written} is written raised {e.get('type')}{line}: "
+                              f"{str(e.get('message'))[:200]}; then {failures[0].reason}", passed)
     if failures:
         first = failures[0]
         where = {"visible": "a visible test", "hidden": "a hidden test", "random": "a random test"}[first.case.kind]

@@ -104,7 +104,7 @@ def _encode_array(x, name):
         arr = x._data if name == "minitorch._tensor.Tensor" else x
         if type(arr).__module__ != "numpy":  # a tensor on another device: no values
             return {"t": "obj", "type": name, "repr": _safe_repr(x)}
-        dtype = str(x.dtype).replace("torch.", "")
+        dtype = str(x.dtype).rsplit(".", 1)[-1]  # "minitorch.float32" (or "torch.float32") -> "float32"
         shape = [int(n) for n in arr.shape]
         out = {"t": "array", "kind": "tensor" if name.startswith("minitorch") else "ndarray",
                "dtype": dtype, "shape": shape}

@@ -1,12 +1,12 @@
 """A made-up class of submissions, to try the grader (and to measure it) before a real one.
 
     python -m minitorch.course.grading.sample_class OUT_DIR [--n 60]
-    python -m minitorch.course.grade OUT_DIR --exercise 01_strides --out grades/
+    python -m minitorch.course.grade OUT_DIR --exercise 03_strides --out grades/
 
 The submissions are the solutions notebook with cells edited the way students (and cheaters)
 do: correct answers written differently, wrong answers, untouched stubs, crashes, infinite
 loops, memory bombs, malformed files, the wrong exercise. Each file name says what it is.
-Only for 01_strides; the editing helpers work for any exercise.
+Only for 03_strides; the editing helpers work for any exercise.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def load(path) -> dict:
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
-def as_submission(solutions_nb, name="01_strides") -> dict:
+def as_submission(solutions_nb, name="03_strides") -> dict:
     """What a student starts from: the released exercise."""
     return release(solutions_nb, name)
 
@@ -158,7 +158,7 @@ def contiguous_strides(shape):
         nb["cells"] = [c for c in nb["cells"] if grade_id(c) in ("intro",)]
         for c in nb["cells"]:
             c["metadata"] = {}
-        nb["metadata"]["minitorch"] = {"exercise": "02_broadcasting"}
+        nb["metadata"]["minitorch"] = {"exercise": "04_broadcasting"}
         return add_cell(nb, "def broadcast_shapes(a, b):\n    return a")
 
     return {"correct": correct, "correct_alt": correct_alt, "correct_noisy": correct_noisy,
@@ -195,7 +195,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m minitorch.course.grading.sample_class")
     p.add_argument("out_dir", type=Path)
     p.add_argument("--n", type=int, default=60)
-    p.add_argument("--solutions", type=Path, default=repo_root() / "solutions" / "01_strides.ipynb")
+    p.add_argument("--solutions", type=Path, default=repo_root() / "solutions" / "03_strides.ipynb")
     a = p.parse_args(argv)
     made = make_class(a.out_dir, a.solutions, a.n)
     print(f"wrote {len(made)} submissions to {a.out_dir}")
