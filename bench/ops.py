@@ -65,6 +65,9 @@ def small_rows(cfg, shape=(10, 10)):
         rows.append(_bench("small", f"small.{key}", f"{label}  ({size})", stmt, np_stmt, nss, cfg, target))
     rows[0].note = ("target: no slower than PyTorch. What minitorch adds to NumPy's kernel is Python-level "
                     "dispatch: dtype promotion, device check, autograd check, wrapping the result.")
+    rows[-1].note = ("PyTorch 2.x runs exp through an OpenMP parallel region even on 100 elements: with more "
+                     "than one thread that costs it a few us on an idle machine, up to ms on a busy one "
+                     "(compare --threads 1).")
     return rows
 
 
@@ -94,4 +97,7 @@ def large_rows(cfg, sizes=None):
                        "a.sum(axis=1)", nss, cfg, within))
     rows[0].note = ("NumPy runs elementwise ops on one thread; PyTorch uses its intra-op threads, so "
                     "mt/PyTorch can exceed 1 here without minitorch overhead.")
+    rows[-2].note = ("NumPy's sum over this 64 MB array settles at one of two speeds about 15% apart from one "
+                     "timing loop to the next (seen for minitorch and NumPy alike, same array); a ratio between "
+                     "0.85x and 1.18x on the two sum rows is that, not overhead (minitorch adds ~2 us a call).")
     return rows

@@ -74,6 +74,10 @@ def test_untouched_exercise_notebook_says_not_written_yet(name, tmp_path):
         errs = [o for o in c.outputs if o.output_type == "error"]
         assert errs and errs[0].ename == "CheckFailed", _text(c)
         assert "is not written yet" in _text(c)
+    # nbval runs it top to bottom and accepts exactly the cells release tagged raises-exception
+    raised = {i for i, c in enumerate(nb.cells) if any(o.output_type == "error" for o in c.get("outputs", []))}
+    tagged = {i for i, c in enumerate(nb.cells) if "raises-exception" in c.get("metadata", {}).get("tags", [])}
+    assert raised == tagged
 
 
 # ---- check(): not attempted, incorrect (input, expected, actual), correct ---------------------------

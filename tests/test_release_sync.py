@@ -154,3 +154,37 @@ def test_validation_finds_authoring_mistakes():
     del tests[0]["metadata"]["nbgrader"]["points"]
     problems = "\n".join(validate_source_notebook(nb))
     assert "duplicate grade_id" in problems and "without points" in problems
+
+
+def test_release_tags_the_cells_an_untouched_exercise_fails_in():
+    """nbval runs exercises/ too: the cells that raise until the learner writes their code carry
+    nbval's raises-exception tag (nbgrader ignores tags); the others, and solutions/, do not."""
+    from minitorch.course.notebook import RAISES_TAG, expected_failures, release
+
+    def cell(src, gid, **nbg):
+        meta = {"grade": False, "solution": False, "locked": True, "grade_id": gid, "schema_version": 3}
+        meta.update(nbg)
+        return {"cell_type": "code", "metadata": {"nbgrader": meta}, "source": src, "outputs": [],
+                "execution_count": None}
+
+    stub_in_def = "def f(x):\n    ### BEGIN SOLUTION\n    return x\n    ### END SOLUTION"
+    stub_at_top = "### BEGIN SOLUTION\nanswer = 42\n### END SOLUTION"
+    nb = {"cells": [
+        cell("import numpy as np\nfrom minitorch.course import load_exercise\nq1, = load_exercise('x')", "setup"),
+        cell(stub_in_def, "f", solution=True, locked=False),
+        cell("q1.check()", "test_f", grade=True, points=1),
+        cell(stub_at_top, "answer", solution=True, locked=False),
+        cell("def driver(p):\n    return [f(v) for v in p]\nLIMIT = 3", "drivers"),
+        cell("print(driver([1, 2]))\nresult = 5", "demo"),
+        cell("print(result + 1)", "after_demo"),
+        cell("print(np.ones(2))", "unrelated"),
+        cell("show_progress()", "progress"),
+        {"cell_type": "markdown", "metadata": {}, "source": "f(1)"},
+    ]}
+    out = release(nb, "x")
+    tagged = [grade_id(c) for c in out["cells"] if RAISES_TAG in c.get("metadata", {}).get("tags", [])]
+    assert tagged == ["test_f", "answer", "demo", "after_demo"]
+    assert expected_failures(out["cells"]) == [2, 3, 5, 6]
+    assert not any("tags" in c["metadata"] for c in nb["cells"])  # the solutions notebook is unchanged
+    for src in SOLUTIONS:  # and no solutions notebook carries the tag
+        assert RAISES_TAG not in src.read_text(encoding="utf-8")

@@ -53,6 +53,10 @@ def matmul(a, b, op="matmul"):
     T = common.tensor_cls()
     if not isinstance(a, T) or not isinstance(b, T):
         raise TypeError(f"{op}(): argument must be a Tensor, not {type(b if isinstance(a, T) else a).__name__}")
+    sa, sb = a._data.shape, b._data.shape
+    if (len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0] and a._device is b._device
+            and a._data.dtype is b._data.dtype):
+        return Matmul.apply(a, b)  # two matrices that fit: the commonest case needs none of the checks below
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(
             f"both arguments to {op} need to be at least 1D, but they are {a.ndim}D and {b.ndim}D "

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from . import progress
 from .grading.harness import ForbiddenCallError, forbid_calls
 from .spec import (CaseOutcome, Exercise, QuestionSpec, Raised, expected_outcome, judge,
-                   run_in_process)
+                   live_function_defs, python_loops, run_in_process)
 
 STATUSES = ("correct", "incorrect", "not_attempted", "missing")
 
@@ -133,9 +133,10 @@ class Question:
         finally:
             restore()
         outcomes = [judge(s, c, e, a) for c, e, a in zip(case_list, expected, actual)]
-        return self._verdict(outcomes, forbidden)
+        loops = python_loops(live_function_defs(fn, name), name) if s.no_loops else []
+        return self._verdict(outcomes, forbidden, loops)
 
-    def _verdict(self, outcomes, forbidden):
+    def _verdict(self, outcomes, forbidden, loops=()):
         s, name = self.spec, self.spec.function
         total = len(outcomes)
         passed = sum(o.ok for o in outcomes)
@@ -153,6 +154,13 @@ class Question:
                 s.id, name, "incorrect", f"✘ {s.id}: {name} uses {', '.join(used[:3])}",
                 [f"Not allowed here: {self.exercise.forbidden_reason or 'see the exercise text'}.",
                  hint], passed, total, failures, used)
+        if loops:
+            return CheckResult(
+                s.id, name, "incorrect", f"✘ {s.id}: {name} loops in Python: {loops[0]}",
+                [*(f"also {w}" for w in loops[1:3]),
+                 "Here the loop must run inside NumPy: whole-array operations, broadcasting and "
+                 "reductions (axis=...), no for/while, comprehension or recursion.", hint],
+                passed, total, failures)
         if failures:
             first = failures[0]
             details = [first.reason]

@@ -194,6 +194,76 @@ def literal(node):
     raise ValueError(f"not a literal: {ast.unparse(node)[:60]}")
 
 
+RAISES_TAG = "raises-exception"  # nbval: the cell is expected to raise; nbgrader ignores tags
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+
+
+def _names_used(tree) -> set:
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+
+def _defines_only(tree) -> bool:
+    """True when running the cell only defines things (functions, classes, imports, constants):
+    it calls nothing of the learner's, even if its functions will."""
+    return all(isinstance(s, _DEFINITIONS)
+               or (isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None
+                   and not any(isinstance(n, ast.Call) for n in ast.walk(s.value)))
+               or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+               for s in tree.body)
+
+
+def _defined_names(tree) -> set:
+    out = set()
+    for s in tree.body:
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(s.name)
+        elif isinstance(s, (ast.Assign, ast.AnnAssign)):
+            targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+            out |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return out
+
+
+def expected_failures(cells) -> list[int]:
+    """Indices of the code cells of a *released* notebook that raise when it is run untouched,
+    top to bottom: solution cells whose stub runs at the top level of the cell, graded test
+    cells (their check() says "not written yet"), and the locked cells that run the learner's
+    code (directly, or through functions defined in earlier cells that call it). Cells that only
+    define things (drivers, helpers) are not among them."""
+    out, learner = [], set()
+    for c in cells:  # what the learner writes: the names their solution cells define
+        if c.get("cell_type") == "code" and nbgrader(c).get("solution"):
+            try:
+                learner |= _defined_names(ast.parse(cell_source(c)))
+            except SyntaxError:
+                pass
+    tainted = set(learner)
+    for i, c in enumerate(cells):
+        if c.get("cell_type") != "code":
+            continue
+        meta, src = nbgrader(c), cell_source(c)
+        if meta.get("grade"):
+            out.append(i)
+            continue
+        if meta.get("solution"):
+            if any(ln.startswith("raise NotImplementedError") for ln in src.split("\n")):
+                out.append(i)  # a stub at the cell's top level raises when the cell runs
+            continue
+        try:
+            tree = ast.parse("\n".join(("# " + ln) if ln.lstrip().startswith(("%", "!")) else ln
+                                       for ln in src.split("\n")))
+        except SyntaxError:
+            continue
+        if not _names_used(tree) & tainted:
+            continue
+        if _defines_only(tree):
+            tainted |= _defined_names(tree)  # e.g. a driver: calling it runs the learner's code
+        else:
+            out.append(i)  # it raises, so what it would have defined is missing later on
+            tainted |= _defined_names(tree) | {n.id for n in ast.walk(tree)
+                                               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return out
+
+
 def release(nb: dict, name: str, source_path: str = "") -> dict:
     """solutions notebook -> exercise notebook (a new dict; the input is not changed)."""
     out = copy.deepcopy(nb)
@@ -218,6 +288,15 @@ def release(nb: dict, name: str, source_path: str = "") -> dict:
             cell["execution_count"] = None
         if isinstance(cell.get("metadata"), dict):
             cell["metadata"].pop("execution", None)
+    # an untouched exercise, run top to bottom under nbval, fails exactly in these cells
+    for i in expected_failures(out["cells"]):
+        cell = out["cells"][i]
+        if not isinstance(cell.get("metadata"), dict):
+            cell["metadata"] = {}
+        tags = cell["metadata"].get("tags")
+        tags = list(tags) if isinstance(tags, list) else []
+        if RAISES_TAG not in tags:
+            cell["metadata"]["tags"] = tags + [RAISES_TAG]
     meta = out.setdefault("metadata", {})
     meta["minitorch"] = {
         "exercise": name,

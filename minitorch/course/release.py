@@ -7,7 +7,11 @@ Each solution block (### BEGIN/END SOLUTION) becomes the same stub,
     # YOUR CODE HERE
     raise NotImplementedError("Replace this line with your code, then run the test cell below.")
 hidden tests (### BEGIN/END HIDDEN TESTS) are removed, outputs are cleared, and the nbgrader
-metadata is kept (the grader and nbgrader both find cells by grade_id). exercises/ is never
+metadata is kept (the grader and nbgrader both find cells by grade_id). The cells that raise
+until the learner has written their code (graded test cells, a stub at a cell's top level,
+locked cells that run the learner's code) get nbval's `raises-exception` tag, so that
+`pytest --nbval exercises/` runs each exercise top to bottom and accepts exactly those errors
+(nbgrader ignores tags). exercises/ is never
 edited by hand: tests/test_release_sync.py fails when it differs from this command's output.
 """
 from __future__ import annotations

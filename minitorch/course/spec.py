@@ -8,8 +8,12 @@ which the in-notebook check calls on the learner's own function.
 """
 from __future__ import annotations
 
+import ast
+import inspect
 import math
 import random
+import textwrap
+import types
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -252,6 +256,10 @@ class QuestionSpec:
     # solution_cell, when `function` is not it but an instructor's driver defined in one of
     # the exercise's driver_cells (see Exercise). solution() shows it; None: the function itself.
     answer: Any = None
+    # True: the learner's function may not loop in Python (for, while, comprehensions,
+    # recursion), nor may the functions of theirs it calls: a static check of the source (see
+    # python_loops), in check() on the live function and in the grader on the submitted cells.
+    no_loops: bool = False
 
     @property
     def written(self):
@@ -300,6 +308,83 @@ class Exercise:
             if q.id == qid:
                 return q
         raise KeyError(qid)
+
+
+# ---------------------------------------------------------------------------------------
+# Python-level loops: a static check of source text (nothing is executed)
+# ---------------------------------------------------------------------------------------
+_LOOPS = {ast.For: "a for loop", ast.AsyncFor: "a for loop", ast.While: "a while loop",
+          ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
+          ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression"}
+
+
+def _parse_cell(source):
+    """A cell's module AST (IPython magics and shell escapes commented out), or None."""
+    lines = source.split("\n")
+    if lines and lines[0].lstrip().startswith("%%"):
+        return None
+    text = "\n".join(("# " + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in lines)
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def function_defs(sources) -> dict:
+    """{name: FunctionDef} of the top-level functions the cells define (a later cell wins)."""
+    defs = {}
+    for src in sources:
+        tree = _parse_cell(src)
+        for node in tree.body if tree else ():
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs[node.name] = node
+    return defs
+
+
+def live_function_defs(fn, name) -> dict:
+    """function_defs for a live function (the learner's, in the notebook): its source under
+    `name`, and the source of every function of the same module it refers to, transitively."""
+    defs, todo = {}, [(name, fn)]
+    while todo:
+        key, f = todo.pop()
+        if key in defs or not isinstance(f, types.FunctionType):
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(f)))
+        except (OSError, TypeError, SyntaxError, IndentationError):
+            continue
+        node = tree.body[0] if tree.body else None
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue  # a lambda: nothing to look at
+        defs[key] = node
+        node.name = key
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and sub.id not in defs:
+                g = f.__globals__.get(sub.id)
+                if isinstance(g, types.FunctionType) and g.__module__ == f.__module__:
+                    todo.append((sub.id, g))
+    return defs
+
+
+def python_loops(defs, name) -> list[str]:
+    """The Python-level loops in function `name` of `defs` and in the functions of `defs` it
+    refers to (transitively): "a for loop in f() (its line 3)", "recursion: f() calls itself"."""
+    found, seen, todo = [], set(), [name]
+    while todo:
+        n = todo.pop(0)
+        if n in seen or n not in defs:
+            continue
+        seen.add(n)
+        node = defs[n]
+        for sub in ast.walk(node):
+            what = _LOOPS.get(type(sub))
+            if what:
+                found.append(f"{what} in {n}() (its line {sub.lineno - node.lineno + 1})")
+            elif isinstance(sub, ast.Name) and sub.id in defs:
+                if sub.id == n and isinstance(sub.ctx, ast.Load):
+                    found.append(f"recursion: {n}() calls itself")
+                todo.append(sub.id)
+    return list(dict.fromkeys(found))
 
 
 # ---------------------------------------------------------------------------------------

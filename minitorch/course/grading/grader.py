@@ -22,7 +22,8 @@ from ..exercises import FORMER_NAMES
 from ..notebook import (NotebookError, cell_source, exercise_name, grade_id, hidden_blocks, nbgrader,
                         parse_hidden_checks, parse_notebook, release, strip_hidden,
                         validate_source_notebook, without_markers)
-from ..spec import Case, Exercise, Raised, decode, decode_plain_copy, expected_outcome, judge
+from ..spec import (Case, Exercise, Raised, decode, decode_plain_copy, expected_outcome, function_defs,
+                    judge, python_loops)
 from .harness import encode_args
 from .sandbox import Limits, run_submission
 
@@ -323,6 +324,7 @@ def _grade(path, key, limits, res, protected, hide_hidden=False):  # noqa: C901 
                     sol_for[sc] = cid
                     res.flags.append(f"solution cell {sc!r} not found (renamed, or its metadata removed); "
                                      f"graded the cell that defines {q.written}{'' if q.answer else '()'}")
+    learner_defs = function_defs([c["source"] for c in run_cells])  # for questions with no_loops
     # the instructor's drivers, after every cell of the learner's (their copies never run)
     run_cells += [{"id": f"driver:{g}", "source": src} for g, src in key.drivers]
     if key.prelude:
@@ -364,7 +366,7 @@ def _grade(path, key, limits, res, protected, hide_hidden=False):  # noqa: C901 
 
     # 6. the verdicts, decided here
     for k in key.questions:
-        res.questions.append(_judge_question(k, run, sol_for, ex, hide_hidden))
+        res.questions.append(_judge_question(k, run, sol_for, ex, hide_hidden, learner_defs))
     res.score = sum(q.points for q in res.questions)
 
 
@@ -375,7 +377,8 @@ def strip_hidden_safe(src):
         return src
 
 
-def _judge_question(k: KeyQuestion, run, sol_for, ex, hide_hidden=False) -> QuestionGrade:  # noqa: C901
+def _judge_question(k: KeyQuestion, run, sol_for, ex, hide_hidden=False,
+                    learner_defs=None) -> QuestionGrade:  # noqa: C901
     s, total = k.spec, len(k.cases)
 
     def grade(status, reason, passed=0):
@@ -420,6 +423,10 @@ def _judge_question(k: KeyQuestion, run, sol_for, ex, hide_hidden=False) -> Ques
     if failures and passed == 0 and all(isinstance(o.actual, Raised) and o.actual.type == "NotImplementedError"
                                         for o in failures):
         return grade("not_attempted", f"not attempted: {s.function} still raises NotImplementedError")
+    loops = python_loops(learner_defs or {}, s.function) if s.no_loops else []
+    if loops:
+        return grade("forbidden", f"{s.function} loops in Python ({'; '.join(loops[:3])}): not allowed "
+                                  "here (the loop must run inside NumPy: whole-array operations)", passed)
     if rep.get("timeout"):
         memory = any(isinstance(o.actual, Raised) and o.actual.type == "MemoryError" for o in outcomes)
         why = "it kept running out of memory (MemoryError)" if memory else "an infinite loop?"

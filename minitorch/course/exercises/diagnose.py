@@ -1,0 +1,175 @@
+"""Exercise 18, diagnose: read an error message and name the kind of bug; and find which
+operand of a matrix product to transpose.
+
+diagnose(message) is graded on the real messages minitorch produces: the grader triggers the
+errors itself (wrong shapes, dtypes, devices, in-place writes, backward twice, .numpy() on a
+tensor that requires grad), in its own process, with varying shapes and dtypes, and sends the
+message strings; a few of PyTorch's own wordings are added as literals. Strings in, a category
+name out. fix_matmul works on two 2-D shapes (tuples) and returns a short string.
+The reference solutions are the solution cells of solutions/18_diagnose.ipynb.
+"""
+from __future__ import annotations
+
+from ..spec import Exercise, QuestionSpec
+
+CATEGORIES = ("shape", "dtype", "device", "inplace", "backward_twice", "numpy_requires_grad")
+
+
+# ---- reference solutions (identical to the solution cells of the notebook) ----------------
+def diagnose(message):
+    """The kind of bug an error message reports: one of "shape", "dtype", "device", "inplace",
+    "backward_twice", "numpy_requires_grad".
+
+    diagnose("Can't call numpy() on Tensor that requires grad. ...") == "numpy_requires_grad"
+    """
+    m = message.lower()
+    if "backward through the graph a second time" in m:
+        return "backward_twice"
+    if "numpy()" in m and "requires grad" in m:
+        return "numpy_requires_grad"
+    if "in-place operation" in m or "inplace operation" in m:
+        return "inplace"  # checked before dtypes: these messages name a tensor type too
+    if "device" in m or "cuda" in m:
+        return "device"
+    if "dtype" in m or "scalar type" in m or "result type" in m:
+        return "dtype"
+    return "shape"  # sizes that do not match, cannot be multiplied, are invalid for a view
+
+
+def fix_matmul(shape_a, shape_b):
+    """For 2-D shapes a and b: "fits" if a @ b works; else which transpose makes it work, in
+    this order of preference: "b" (a @ b.T), "a" (a.T @ b), "both" (a.T @ b.T); "none" if no
+    transpose does.
+
+    fix_matmul((8, 4), (3, 4)) == "b"
+    """
+    (n, k), (p, m) = shape_a, shape_b
+    if k == p:
+        return "fits"
+    if k == m:
+        return "b"
+    if n == p:
+        return "a"
+    if n == m:
+        return "both"
+    return "none"
+
+
+# ---- inputs: real error messages, made here (in the grader's process) ------------------------
+def _message(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the message is the point
+        return str(e)
+    raise AssertionError("expected an error")
+
+
+def _errors(rng):
+    """(category, thunk) pairs that trigger minitorch's errors, sized and typed by rng."""
+    import numpy as np
+
+    import minitorch as torch
+    from minitorch import nn
+
+    r = rng.randint
+    dt = [torch.float64, torch.float16, torch.int64, torch.int32]
+    a, b, c = r(2, 6), r(2, 6), r(7, 9)
+    w = torch.ones(a, requires_grad=True)
+    loss = (w * w).sum()
+    loss.backward()
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    z = y * y
+    y.add_(1)
+    return [
+        ("shape", lambda: torch.ones(a, b) @ torch.ones(c, b)),
+        ("shape", lambda: torch.ones(a, b).mm(torch.ones(a + c, b))),
+        ("shape", lambda: torch.ones(a) + torch.ones(c)),
+        ("shape", lambda: torch.ones(a, b).view(a * b + 1)),
+        ("shape", lambda: torch.cat([torch.ones(a, b), torch.ones(a, c)])),
+        ("shape", lambda: nn.Linear(a, 1)(torch.ones(2, c))),
+        ("dtype", lambda: nn.Linear(a, 1)(torch.ones(2, a, dtype=rng.choice(dt)))),
+        ("dtype", lambda: nn.CrossEntropyLoss()(torch.ones(a, 3), torch.zeros(a))),
+        ("dtype", lambda: nn.BCEWithLogitsLoss()(torch.ones(a), torch.zeros(a, dtype=torch.int64))),
+        ("dtype", lambda: torch.ones(a, dtype=rng.choice(dt)) @ torch.ones(a)),
+        ("device", lambda: torch.ones(a).to("cuda") + torch.ones(a)),  # no GPU: asking for it fails
+        ("inplace", lambda: torch.ones(a, requires_grad=True).sub_(0.1 * b)),
+        ("inplace", lambda: torch.ones(a, requires_grad=True).mul_(b)),
+        ("inplace", lambda: z.sum().backward()),
+        ("backward_twice", lambda: loss.backward()),
+        ("numpy_requires_grad", lambda: torch.ones(a, requires_grad=True).numpy()),
+        ("numpy_requires_grad", lambda: np.asarray((w * 2).numpy())),
+    ]
+
+
+PYTORCH_MESSAGES = [  # PyTorch's wordings, for errors a machine without a GPU cannot trigger
+    "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
+    "Expected all tensors to be on the same device, but found at least two devices, cpu and cuda:0! "
+    "(when checking argument for argument mat1 in method wrapper_CUDA_addmm)",
+    "Torch not compiled with CUDA enabled",
+    "mat1 and mat2 shapes cannot be multiplied (64x784 and 128x10)",
+    "mat1 and mat2 must have the same dtype, but got Double and Float",
+    "expected scalar type Long but found Float",
+    "a leaf Variable that requires grad is being used in an in-place operation.",
+]
+
+
+def _visible_q1():
+    import random
+    rng = random.Random(18)
+    return [(_message(fn),) for _, fn in _errors(rng)] + [(m,) for m in PYTORCH_MESSAGES]
+
+
+def _random_q1(rng, n):
+    out = []
+    while len(out) < n:
+        errors = _errors(rng)
+        for _, fn in rng.sample(errors, min(len(errors), n - len(out))):
+            out.append((_message(fn),))
+    return out
+
+
+def _visible_q2():
+    return [((8, 4), (3, 4)), ((8, 4), (4, 3)), ((4, 8), (4, 3)), ((4, 8), (3, 4)), ((2, 3), (5, 7)),
+            ((3, 3), (3, 3)), ((5, 2), (5, 2)), ((1, 6), (1, 6)), ((6, 1), (6, 1)), ((2, 3), (4, 3))]
+
+
+def _random_q2(rng, n):
+    return [((rng.randint(1, 5), rng.randint(1, 5)), (rng.randint(1, 5), rng.randint(1, 5))) for _ in range(n)]
+
+
+# ---- the exercise ---------------------------------------------------------------------------
+EXERCISE = Exercise(
+    name="18_diagnose",
+    title="Diagnose: from an error message to the kind of bug",
+    forbidden_imports=("minitorch", "torch", "jax", "tensorflow"),
+    forbidden_reason="read the messages yourself: minitorch is not needed here",
+    questions=[
+        QuestionSpec(
+            id="q1", function="diagnose", title="(a) which kind of bug an error message reports",
+            solution_cell="diagnose", test_cell="test_diagnose",
+            reference=diagnose, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_random=30,
+            hints=[
+                "Look for the words that only one kind of error uses, ignoring case (message.lower()): "
+                "\"backward through the graph a second time\", \"numpy()\" with \"requires grad\", "
+                "\"in-place operation\" (or \"inplace operation\"), \"device\" or \"cuda\", \"dtype\" / "
+                "\"scalar type\" / \"result type\".",
+                "The order matters: the in-place message names a tensor type (FloatTensor) and the "
+                "backward-twice one mentions saved tensors; test the specific phrases first.",
+                "Everything else in the list is about sizes (cannot be multiplied, must match, is "
+                "invalid for input of size ...): return \"shape\".",
+            ]),
+        QuestionSpec(
+            id="q2", function="fix_matmul", title="(b) which operand to transpose",
+            solution_cell="fix_matmul", test_cell="test_fix_matmul",
+            reference=fix_matmul, visible_cases=_visible_q2, random_cases=_random_q2,
+            hints=[
+                "a @ b needs a's last size to equal b's first: (n, k) @ (k, m) -> (n, m).",
+                "Transposing swaps a shape's two sizes: a @ b.T needs k == m, a.T @ b needs n == p, "
+                "a.T @ b.T needs n == m.",
+                "Test in the order \"fits\", \"b\", \"a\", \"both\", and return the first that works; "
+                "\"none\" if none does.",
+            ]),
+    ],
+)
