@@ -18,11 +18,13 @@ venv: $(STAMP)
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=. notebooks/00_welcome.ipynb
 
-# Library tests and every lesson under nbval (stored outputs compared, after sanitising what
-# differs between machines). Two workers; a notebook's cells stay together on one worker.
+# Library tests, then under nbval: every lesson (stored outputs compared, after sanitising what
+# differs between machines), every solution notebook (must run clean) and every untouched
+# exercise (may fail only in the cells release tagged raises-exception: stubs and graded
+# tests). Two workers; a notebook's cells stay together on one worker.
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout=120 --nbval-sanitize-with tests/nbval_sanitize.cfg
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadfile $(NBVAL) tests notebooks $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist loadfile $(NBVAL) tests notebooks solutions exercises $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH_ARGS)

@@ -190,11 +190,16 @@ def test_python_loops_finds_loops_in_helpers_and_recursion():
     assert python_loops(defs, "f") == ["recursion: f() calls itself"]
     assert python_loops(defs, "g") == ["a while loop in g() (its line 2)"]
     assert python_loops(defs, "missing") == []
+    defs = function_defs(["f = lambda xs: sum(x * x for x in xs)"])
+    assert python_loops(defs, "f") == ["a generator expression in f() (its line 1)"]
+
+
+LAMBDA = """pairwise_sq_dists = lambda X, Y: np.array([[sum((a - b) ** 2 for a, b in zip(x, y)) for y in Y] for x in X], dtype=np.float64).reshape(len(X), len(Y))"""
 
 
 def test_vectorise_check_refuses_loops_in_the_notebook(tmp_path):
     q1 = load_exercise("17_vectorise")[0]
-    for i, src in enumerate((LOOPED, HELPER)):
+    for i, src in enumerate((LOOPED, HELPER, LAMBDA)):
         cell = tmp_path / f"cell{i}.py"  # as IPython does, so that inspect finds the source
         cell.write_text(src)
         ns = {"np": np, "__name__": "__main__"}
@@ -214,7 +219,7 @@ def _grade_17(tmp_path, source):
 
 
 def test_vectorise_grader_refuses_loops_and_loop_helpers(tmp_path):
-    for src in (LOOPED, HELPER, VECTORIZE):
+    for src in (LOOPED, HELPER, VECTORIZE, LAMBDA):
         q = _grade_17(tmp_path, src)
         assert q["q1"].status == "forbidden" and q["q1"].points == 0, (src, q["q1"])
         assert q["q2"].status == q["q3"].status == "correct"

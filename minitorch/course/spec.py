@@ -338,6 +338,10 @@ def function_defs(sources) -> dict:
         for node in tree.body if tree else ():
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 defs[node.name] = node
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):  # f = lambda ...
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        defs[t.id] = node.value
     return defs
 
 
@@ -354,10 +358,11 @@ def live_function_defs(fn, name) -> dict:
         except (OSError, TypeError, SyntaxError, IndentationError):
             continue
         node = tree.body[0] if tree.body else None
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue  # a lambda: nothing to look at
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            node = node.value  # `f = lambda ...`: its source line is that assignment
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue  # nothing we can read
         defs[key] = node
-        node.name = key
         for sub in ast.walk(node):
             if isinstance(sub, ast.Name) and sub.id not in defs:
                 g = f.__globals__.get(sub.id)
