@@ -142,18 +142,32 @@ def _first_bad(data):
     return None if isinstance(data, (numbers.Number, np.generic)) else data
 
 
-def _ragged(data, depth=0):
-    if isinstance(data, (list, tuple)) and data and isinstance(data[0], (list, tuple)):
-        n = len(data[0])
-        for x in data:
-            if not isinstance(x, (list, tuple)) or len(x) != n:
-                got = len(x) if isinstance(x, (list, tuple)) else type(x).__name__
-                return f"expected sequence of length {n} at dim {depth + 1} (got {got})"
-        for x in data:
-            msg = _ragged(x, depth + 1)
+def _ragged(data):
+    """PyTorch's account of why nested lists are not rectangular: the shape is read off the
+    first element at each depth, then every sequence must have that length at its dim."""
+    shape, x = [], data
+    while isinstance(x, (list, tuple)):
+        shape.append(len(x))
+        if not x:
+            break
+        x = x[0]
+
+    def walk(x, dim):
+        if dim == len(shape):
+            if isinstance(x, (list, tuple)):
+                return f"expected a number at dim {dim} (got a sequence of length {len(x)})"
+            return None
+        if not isinstance(x, (list, tuple)):
+            return f"expected sequence of length {shape[dim]} at dim {dim} (got {type(x).__name__})"
+        if len(x) != shape[dim]:
+            return f"expected sequence of length {shape[dim]} at dim {dim} (got {len(x)})"
+        for y in x:
+            msg = walk(y, dim + 1)
             if msg:
                 return msg
-    return "nested lists must be rectangular (every row the same length)"
+        return None
+
+    return walk(data, 0) or "nested lists must be rectangular (every row the same length)"
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
