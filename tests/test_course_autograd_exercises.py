@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import _notebook_exec as nbx
+
 import minitorch
 from minitorch.course import CheckFailed, load_exercise
 from minitorch.course.exercises import backward_formulas as bf
@@ -443,22 +445,8 @@ def test_answer_keys_have_points_and_hidden_tests():
 
 
 # ---- the notebooks, as a learner runs them -------------------------------------------------------
-def _execute(path, tmp_path):
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(path, as_version=4)
-    nbclient.NotebookClient(nb, timeout=90, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    return nb
-
-
-def _text(nb):
-    out = []
-    for c in nb.cells:
-        for o in c.get("outputs", []):
-            out.append(o.get("text", "") + "".join(o.get("traceback", [])) + o.get("ename", ""))
-            out.append(str(o.get("data", {}).get("text/plain", "")))
-    return "\n".join(out)
+_execute = nbx.execute
+_text = nbx.notebook_text
 
 
 DEMO = {"09_topological_sort": ["your order:", "recovered w = 0.5, c = -0.2"],

@@ -9,6 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
+import _notebook_exec as nbx
+
 import minitorch
 from minitorch._ops import views as mt_views
 from minitorch._ops.common import same_device as mt_same_device
@@ -35,22 +37,8 @@ def progress_file(tmp_path, monkeypatch):
 
 
 # ---- the notebooks, executed as a learner would --------------------------------------------------
-def _execute(path, tmp_path):
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=60, kernel_name="python3", allow_errors=True,
-                                     resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()
-    return nb
-
-
-def _text(cell):
-    out = []
-    for o in cell.get("outputs", []):
-        out.append(o.get("text", "") + "".join(o.get("traceback", [])) + o.get("ename", ""))
-        out.append(str(o.get("data", {}).get("text/plain", "")))
-    return "\n".join(out)
+_execute = nbx.execute
+_text = nbx.cell_text
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import _notebook_exec as nbx
+
 import minitorch
 from minitorch.course import CheckFailed, load_exercise, progress, show_progress
 from minitorch.course.exercises import all_exercises, strides
@@ -209,22 +211,8 @@ def test_reference_agrees_with_minitorch_views():
 
 
 # ---- the notebooks, executed as a learner would ------------------------------------------------------
-def _execute(path, tmp_path):
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=60, kernel_name="python3", allow_errors=True,
-                                     resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()
-    return nb
-
-
-def _outputs(cell):
-    out = []
-    for o in cell.get("outputs", []):
-        out.append(o.get("text", "") + "".join(o.get("traceback", [])) + o.get("ename", ""))
-        out.append(str(o.get("data", {}).get("text/plain", "")))
-    return "\n".join(out)
+_execute = nbx.execute
+_outputs = nbx.cell_text
 
 
 def test_solutions_notebook_runs_clean_and_every_check_passes(tmp_path):
