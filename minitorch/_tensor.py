@@ -121,8 +121,17 @@ class Tensor:
 
     def stride(self, dim=None):
         """Steps, in elements, between neighbours along each dim (NumPy counts in bytes)."""
-        item = self._data.itemsize
-        st = tuple(s // item for s in self._data.strides)
+        if self._data.size:
+            item = self._data.itemsize
+            st = tuple(s // item for s in self._data.strides)
+        else:
+            # NumPy reports all-zero strides for an empty array, so the layout is gone; give the
+            # row-major strides PyTorch gives a new empty tensor (a size-0 dim counts as 1)
+            st, step = [], 1
+            for n in reversed(self._data.shape):
+                st.append(step)
+                step *= max(n, 1)
+            st = tuple(reversed(st))
         if dim is None:
             return st
         from ._ops.common import wrap_dim
