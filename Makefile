@@ -31,14 +31,14 @@ bench: $(STAMP)
 
 # Instructors: exercises/ is generated from solutions/ (never edited by hand) ...
 release: $(STAMP)
-	$(BIN)/python -m minitorch.course.release $(RELEASE_ARGS)
+	$(BIN)/python -m minitorch_course.release $(RELEASE_ARGS)
 
 # ... and a folder of submitted notebooks is graded in one command:
 #   make grade CLASS=submissions/ EXERCISE=03_strides [OUT=grades/] [GRADE_ARGS="--timeout 3"]
 OUT ?= grades
 grade: $(STAMP)
 	@test -n "$(CLASS)" -a -n "$(EXERCISE)" || { echo "usage: make grade CLASS=folder-of-notebooks EXERCISE=03_strides [OUT=grades]"; exit 2; }
-	$(BIN)/python -m minitorch.course.grade $(CLASS) --exercise $(EXERCISE) --out $(OUT) $(GRADE_ARGS)
+	$(BIN)/python -m minitorch_course.grade $(CLASS) --exercise $(EXERCISE) --out $(OUT) $(GRADE_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

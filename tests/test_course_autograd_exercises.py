@@ -20,17 +20,17 @@ import pytest
 import _notebook_exec as nbx
 
 import minitorch
-from minitorch.course import CheckFailed, load_exercise
-from minitorch.course.exercises import backward_formulas as bf
-from minitorch.course.exercises import get_exercise
-from minitorch.course.exercises import gradient_tape as tape
-from minitorch.course.exercises import optimizer_steps as opt
-from minitorch.course.exercises import topological_sort as topo
-from minitorch.course.exercises._approx import approx
-from minitorch.course.grading.grader import AnswerKey, grade_submission
-from minitorch.course.grading.sample_class import as_submission, load, set_cell, solve
-from minitorch.course.grading.sandbox import Limits
-from minitorch.course.notebook import dumps
+from minitorch_course import CheckFailed, load_exercise
+from minitorch_course.exercises import backward_formulas as bf
+from minitorch_course.exercises import get_exercise
+from minitorch_course.exercises import gradient_tape as tape
+from minitorch_course.exercises import optimizer_steps as opt
+from minitorch_course.exercises import topological_sort as topo
+from minitorch_course.exercises._approx import approx
+from minitorch_course.grading.grader import AnswerKey, grade_submission
+from minitorch_course.grading.sample_class import as_submission, load, set_cell, solve
+from minitorch_course.grading.sandbox import Limits
+from minitorch_course.notebook import dumps
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["09_topological_sort", "10_backward_formulas", "12_gradient_tape", "13_optimizer_steps"]

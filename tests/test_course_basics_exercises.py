@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 import minitorch
-from minitorch.course import load_exercise
-from minitorch.course.exercises import all_exercises, diagnose, dtype_rules, grad_mechanics, tensor_shapes
-from minitorch.course.grading.grader import AnswerKey, grade_submission
-from minitorch.course.grading.sample_class import add_cell, as_submission, load, set_cell, solve
-from minitorch.course.grading.sandbox import Limits
-from minitorch.course.notebook import dumps
-from minitorch.course.spec import Raised, expected_outcome, function_defs, python_loops
+from minitorch_course import load_exercise
+from minitorch_course.exercises import all_exercises, diagnose, dtype_rules, grad_mechanics, tensor_shapes
+from minitorch_course.grading.grader import AnswerKey, grade_submission
+from minitorch_course.grading.sample_class import add_cell, as_submission, load, set_cell, solve
+from minitorch_course.grading.sandbox import Limits
+from minitorch_course.notebook import dumps
+from minitorch_course.spec import Raised, expected_outcome, function_defs, python_loops
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMITS = Limits(step_seconds=3.0, memory_mb=768)

@@ -14,13 +14,13 @@ import _notebook_exec as nbx
 import minitorch
 from minitorch._ops import views as mt_views
 from minitorch._ops.common import same_device as mt_same_device
-from minitorch.course import load_exercise
-from minitorch.course.exercises import all_exercises, broadcasting, devices, views
-from minitorch.course.grading.grader import AnswerKey, grade_submission
-from minitorch.course.grading.sample_class import as_submission, load, set_cell, solve
-from minitorch.course.grading.sandbox import Limits
-from minitorch.course.notebook import dumps
-from minitorch.course.spec import Raised, expected_outcome
+from minitorch_course import load_exercise
+from minitorch_course.exercises import all_exercises, broadcasting, devices, views
+from minitorch_course.grading.grader import AnswerKey, grade_submission
+from minitorch_course.grading.sample_class import as_submission, load, set_cell, solve
+from minitorch_course.grading.sandbox import Limits
+from minitorch_course.notebook import dumps
+from minitorch_course.spec import Raised, expected_outcome
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = sorted(all_exercises())
@@ -288,7 +288,7 @@ def test_inplace_version_graded_through_drivers(tmp_path):
 
 
 def test_a_learners_cell_cannot_replace_a_driver(tmp_path):
-    from minitorch.course.grading.sample_class import add_cell
+    from minitorch_course.grading.sample_class import add_cell
     ex = all_exercises()["06_inplace_version"]
     fake = "def run_views(program):\n    return 'whatever'\n\ndef run_saved(program):\n    return 'whatever'"
     untouched = lambda nb: as_submission(load(ROOT / "solutions" / ex.notebook), ex.name)  # noqa: E731
@@ -305,7 +305,7 @@ def test_a_broken_class_cell_is_reported_as_the_error(tmp_path):
 
 
 def test_inplace_version_check_in_the_notebook_and_solution_shows_the_class(capsys):
-    from minitorch.course.exercises import inplace_version as iv
+    from minitorch_course.exercises import inplace_version as iv
     q1, q2 = load_exercise("06_inplace_version")
     assert q1.evaluate(iv.run_views).status == "correct"
     q1.solution()
@@ -313,7 +313,7 @@ def test_inplace_version_check_in_the_notebook_and_solution_shows_the_class(caps
 
 
 def test_inplace_version_agrees_with_minitorch():
-    from minitorch.course.exercises import inplace_version as iv
+    from minitorch_course.exercises import inplace_version as iv
     x, mine = minitorch.arange(8), iv.MiniTensor(iv.Storage(range(8)))
     views = [(x[1::3], mine.view(1, 3, 3)), (x[::2][1:], mine.view(0, 4, 2).view(1, 3, 1))]
     for (t, m), c in zip(views + [(x, mine)], (5, 10, -1)):
@@ -327,8 +327,8 @@ def test_inplace_version_agrees_with_minitorch():
 def test_former_exercise_names_still_load_show_progress_and_grade(tmp_path, progress_file):
     import json
 
-    from minitorch.course import progress
-    from minitorch.course.exercises import FORMER_NAMES
+    from minitorch_course import progress
+    from minitorch_course.exercises import FORMER_NAMES
     assert FORMER_NAMES["01_strides"] == "03_strides"
     assert load_exercise("01_strides").exercise.name == "03_strides"
     progress_file.write_text(json.dumps({"version": 1, "exercises": {
@@ -352,7 +352,7 @@ def test_numpy_sharing_reference_agrees_with_numpy():
     from numpy.lib.array_utils import byte_bounds as np_byte_bounds
     from numpy.lib.stride_tricks import as_strided
 
-    from minitorch.course.exercises import numpy_sharing as ns
+    from minitorch_course.exercises import numpy_sharing as ns
     x = np.arange(24, dtype=np.float32).reshape(4, 6)
     base = x.__array_interface__["data"][0]
 

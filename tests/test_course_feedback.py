@@ -10,8 +10,8 @@ import pytest
 import _notebook_exec as nbx
 
 import minitorch
-from minitorch.course import CheckFailed, load_exercise, progress, show_progress
-from minitorch.course.exercises import all_exercises, strides
+from minitorch_course import CheckFailed, load_exercise, progress, show_progress
+from minitorch_course.exercises import all_exercises, strides
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -2,7 +2,7 @@
 attempted / incorrect (with input, expected and actual) / correct; common mistakes are caught
 while float32 rounding is not; the references agree with minitorch itself (nn.Linear +
 optim.SGD, F.conv2d, nn.Embedding's gradient); and the grader runs exercise 14 with minitorch
-inside the sandbox while refusing nn.Linear and minitorch.course, fast.
+inside the sandbox while refusing nn.Linear and minitorch_course, fast.
 
 The generic guarantees (each solution scores full marks, each untouched exercise zero, the
 release is in sync, the notebooks run) are parametrized over every exercise in
@@ -19,15 +19,15 @@ import pytest
 
 import minitorch
 from minitorch import nn
-from minitorch.course import CheckFailed, load_exercise
-from minitorch.course.exercises import embedding as emb
-from minitorch.course.exercises import get_exercise
-from minitorch.course.exercises import im2col as i2c
-from minitorch.course.exercises import training_loop as tl
-from minitorch.course.grading.grader import AnswerKey, grade_submission
-from minitorch.course.grading.sample_class import as_submission, load, set_cell, solve
-from minitorch.course.grading.sandbox import Limits
-from minitorch.course.notebook import dumps
+from minitorch_course import CheckFailed, load_exercise
+from minitorch_course.exercises import embedding as emb
+from minitorch_course.exercises import get_exercise
+from minitorch_course.exercises import im2col as i2c
+from minitorch_course.exercises import training_loop as tl
+from minitorch_course.grading.grader import AnswerKey, grade_submission
+from minitorch_course.grading.sample_class import as_submission, load, set_cell, solve
+from minitorch_course.grading.sandbox import Limits
+from minitorch_course.notebook import dumps
 from minitorch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -366,7 +366,7 @@ def test_training_loop_forbids_nn_linear_and_the_answer_key(tmp_path):
                "    x, weight = minitorch.as_tensor(x, dtype=minitorch.float32), minitorch.as_tensor(weight, dtype=minitorch.float32)\n"
                "    return F.linear(x, weight, None if bias is None else minitorch.as_tensor(bias, dtype=minitorch.float32))\n")
     cheat = ("def train_epoch(weight, bias, x, y, lr, batch_size):\n"
-             "    from minitorch.course.exercises import training_loop\n"
+             "    from minitorch_course.exercises import training_loop\n"
              "    return training_loop.train_epoch(weight, bias, x, y, lr, batch_size)\n")
     key, r = _grade("14_training_loop", tmp_path, linear_forward=forward, train_epoch=cheat)
     status = {q.id: q.status for q in r.questions}

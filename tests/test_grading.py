@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from minitorch.course.exercises import all_exercises, get_exercise
-from minitorch.course.grading import cli, grader
-from minitorch.course.grading.grader import AnswerKey, AnswerKeyError, grade_submission
-from minitorch.course.grading.harness import encode
-from minitorch.course.grading.sample_class import (EXPECTED_SCORE, add_cell, as_submission, load, make_class,
+from minitorch_course.exercises import all_exercises, get_exercise
+from minitorch_course.grading import cli, grader
+from minitorch_course.grading.grader import AnswerKey, AnswerKeyError, grade_submission
+from minitorch_course.grading.harness import encode
+from minitorch_course.grading.sample_class import (EXPECTED_SCORE, add_cell, as_submission, load, make_class,
                                                    set_cell, solve)
-from minitorch.course.grading.sandbox import Limits, _Channel, run_submission
-from minitorch.course.notebook import dumps, grade_id, nbgrader
-from minitorch.course.spec import Foreign, decode
+from minitorch_course.grading.sandbox import Limits, _Channel, run_submission
+from minitorch_course.notebook import dumps, grade_id, nbgrader
+from minitorch_course.spec import Foreign, decode
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "solutions" / "03_strides.ipynb"
@@ -161,7 +161,7 @@ def test_cli_refuses_to_grade_with_a_broken_sandbox_or_key(tmp_path, nbs, capsys
 
 def test_module_entry_point(tmp_path):
     (tmp_path / "class").mkdir()
-    p = subprocess.run([sys.executable, "-m", "minitorch.course.grade", str(tmp_path / "class"),
+    p = subprocess.run([sys.executable, "-m", "minitorch_course.grade", str(tmp_path / "class"),
                         "--exercise", "03_strides", "--out", str(tmp_path / "out"), "--quiet"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
@@ -353,7 +353,7 @@ def test_run_submission_recovers_after_each_kind_of_death():
 @pytest.mark.skipif(sys.platform != "linux", reason="Landlock and seccomp are Linux features")
 def test_os_confinement_without_the_audit_hook(tmp_path):
     """Landlock and seccomp hold on their own (the audit hook is a second layer)."""
-    harness = ROOT / "minitorch" / "course" / "grading" / "harness.py"
+    harness = ROOT / "minitorch_course" / "grading" / "harness.py"
     secret = tmp_path / "secret.txt"
     secret.write_text("hidden tests")
     box = tmp_path / "box"

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from minitorch.course.exercises import get_exercise
-from minitorch.course.grading.grader import AnswerKey, grade_submission
-from minitorch.course.grading.sample_class import add_cell, as_submission, load, set_cell, solve
-from minitorch.course.grading.sandbox import Limits
-from minitorch.course.notebook import dumps, grade_id, nbgrader
+from minitorch_course.exercises import get_exercise
+from minitorch_course.grading.grader import AnswerKey, grade_submission
+from minitorch_course.grading.sample_class import add_cell, as_submission, load, set_cell, solve
+from minitorch_course.grading.sandbox import Limits
+from minitorch_course.notebook import dumps, grade_id, nbgrader
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "solutions" / "03_strides.ipynb"
@@ -126,7 +126,7 @@ CHEATS = [
     Cheat("forge_notebook_outputs", _forge_outputs, status=("incorrect",), score=5),
     Cheat("patch_check_methods", q1(WRONG_Q1 + """
 q1.check = lambda *a, **k: None
-import minitorch.course.check as chk
+import minitorch_course.check as chk
 chk.Question.check = lambda self, *a, **k: None
 """), status=("incorrect",), score=5),
     # ---- patching comparisons, lying objects ------------------------------------------------
@@ -208,7 +208,7 @@ def contiguous_strides(shape):
     exec(open({str(ROOT / 'minitorch' / 'course' / 'exercises' / 'strides.py')!r}).read(), ns)
     return ns['contiguous_strides'](shape)
 """), status=("incorrect",), flag="sandbox refused reading", score=5),
-    Cheat("import_reference_solution", q1("from minitorch.course.exercises.strides import contiguous_strides\n"),
+    Cheat("import_reference_solution", q1("from minitorch_course.exercises.strides import contiguous_strides\n"),
           status=("error", "missing"), flag="sandbox refused importing minitorch", score=5),
     Cheat("list_other_submissions", q1("""
 import os

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from minitorch.course import release as rel
-from minitorch.course.exercises import all_exercises
-from minitorch.course.notebook import (BEGIN_SOLUTION, CODE_STUB, NotebookError, cell_source, grade_id, literal,
+from minitorch_course import release as rel
+from minitorch_course.exercises import all_exercises
+from minitorch_course.notebook import (BEGIN_SOLUTION, CODE_STUB, NotebookError, cell_source, grade_id, literal,
                                        nbgrader, parse_hidden_checks, parse_notebook, strip_hidden,
                                        strip_solution, validate_source_notebook, without_markers)
 
@@ -27,9 +27,9 @@ def test_there_is_at_least_one_exercise():
 @pytest.mark.parametrize("src", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
 def test_exercise_notebook_is_exactly_the_release_of_its_solutions(src):
     dst = ROOT / "exercises" / src.name
-    assert dst.exists(), f"run: python -m minitorch.course.release ({dst} is missing)"
+    assert dst.exists(), f"run: python -m minitorch_course.release ({dst} is missing)"
     assert dst.read_text(encoding="utf-8") == rel.build(src), (
-        f"{dst} is out of sync with {src}: run `python -m minitorch.course.release` "
+        f"{dst} is out of sync with {src}: run `python -m minitorch_course.release` "
         "(exercises/ is generated; never edit it by hand)")
 
 
@@ -159,7 +159,7 @@ def test_validation_finds_authoring_mistakes():
 def test_release_tags_the_cells_an_untouched_exercise_fails_in():
     """nbval runs exercises/ too: the cells that raise until the learner writes their code carry
     nbval's raises-exception tag (nbgrader ignores tags); the others, and solutions/, do not."""
-    from minitorch.course.notebook import RAISES_TAG, expected_failures, release
+    from minitorch_course.notebook import RAISES_TAG, expected_failures, release
 
     def cell(src, gid, **nbg):
         meta = {"grade": False, "solution": False, "locked": True, "grade_id": gid, "schema_version": 3}
@@ -170,7 +170,7 @@ def test_release_tags_the_cells_an_untouched_exercise_fails_in():
     stub_in_def = "def f(x):\n    ### BEGIN SOLUTION\n    return x\n    ### END SOLUTION"
     stub_at_top = "### BEGIN SOLUTION\nanswer = 42\n### END SOLUTION"
     nb = {"cells": [
-        cell("import numpy as np\nfrom minitorch.course import load_exercise\nq1, = load_exercise('x')", "setup"),
+        cell("import numpy as np\nfrom minitorch_course import load_exercise\nq1, = load_exercise('x')", "setup"),
         cell(stub_in_def, "f", solution=True, locked=False),
         cell("q1.check()", "test_f", grade=True, points=1),
         cell(stub_at_top, "answer", solution=True, locked=False),

@@ -22,7 +22,7 @@ cell), executes the notebook in a fresh kernel of the current Python environment
 result deterministic (cell ids, widget ids, no timings, no Python version in the metadata),
 refuses a notebook with an error output, writes notebooks/NN_name.ipynb, and regenerates the
 lesson and claims tables in notebooks/README.md. A lesson with a graded exercise (an exercise
-module of minitorch.course.exercises whose name starts with the lesson's number) ends with a
+module of minitorch_course.exercises whose name starts with the lesson's number) ends with a
 link to exercises/NN_name.ipynb.
 
     python tools/make_notebook.py              # build and run every lesson
@@ -151,7 +151,7 @@ def build_cells(name: str, parsed: list[dict]) -> list:
 def exercise_cell(name: str):
     """The last cell of a lesson that has a graded exercise (numbered after its lesson), or None."""
     sys.path.insert(0, str(ROOT))
-    from minitorch.course.exercises import all_exercises
+    from minitorch_course.exercises import all_exercises
     found = [ex for n, ex in all_exercises().items() if n[:2] == name[:2]]
     if not found:
         return None

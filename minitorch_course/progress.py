@@ -4,7 +4,7 @@ Stored as JSON in ~/.minitorch/progress.json, or wherever MINITORCH_PROGRESS poi
 path). Never inside the repository, never sent anywhere. A broken or unwritable file never
 breaks a check(): progress is a convenience, the checks are what matter.
 
-    from minitorch.course import show_progress
+    from minitorch_course import show_progress
     show_progress()          # a table: exercise, question, status, attempts, hints used
 """
 from __future__ import annotations

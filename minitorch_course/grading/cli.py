@@ -1,6 +1,6 @@
 """Grade a folder of submitted notebooks in one command.
 
-    python -m minitorch.course.grade CLASS_DIR --exercise 03_strides --out OUT_DIR
+    python -m minitorch_course.grade CLASS_DIR --exercise 03_strides --out OUT_DIR
 
 CLASS_DIR holds the submissions: any file names, any count, flat (alice.ipynb, bob (1).ipynb)
 or one folder per student (nbgrader's submitted/STUDENT/ASSIGNMENT/NOTEBOOK.ipynb). OUT_DIR
@@ -60,7 +60,7 @@ def default_solutions(name):
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m minitorch.course.grade", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m minitorch_course.grade", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("class_dir", type=Path, help="the folder of submitted notebooks")
     p.add_argument("--exercise", required=True, help="e.g. 03_strides")

@@ -1,7 +1,7 @@
 """solutions/ -> exercises/: the one command that makes the learners' notebooks.
 
-    python -m minitorch.course.release            # regenerate every exercises/NAME.ipynb
-    python -m minitorch.course.release --check    # exit 1 if exercises/ is out of date
+    python -m minitorch_course.release            # regenerate every exercises/NAME.ipynb
+    python -m minitorch_course.release --check    # exit 1 if exercises/ is out of date
 
 Each solution block (### BEGIN/END SOLUTION) becomes the same stub,
     # YOUR CODE HERE
@@ -26,7 +26,7 @@ from .notebook import (NotebookError, cell_source, dumps, grade_id, nbgrader, pa
 
 def repo_root() -> Path:
     """The directory holding solutions/: the current one, or the checkout this package is in."""
-    for candidate in (Path.cwd(), Path(__file__).resolve().parents[2]):
+    for candidate in (Path.cwd(), Path(__file__).resolve().parents[1]):
         if (candidate / "solutions").is_dir():
             return candidate
     return Path.cwd()
@@ -95,7 +95,7 @@ def run(solutions: Path, exercises: Path, names=(), check=False, out=sys.stdout)
             continue
         if check:
             stale += 1
-            print(f"OUT OF DATE {dst} (run: python -m minitorch.course.release)", file=out)
+            print(f"OUT OF DATE {dst} (run: python -m minitorch_course.release)", file=out)
         else:
             exercises.mkdir(parents=True, exist_ok=True)
             dst.write_text(text, encoding="utf-8")
@@ -105,7 +105,7 @@ def run(solutions: Path, exercises: Path, names=(), check=False, out=sys.stdout)
 
 def main(argv=None) -> int:
     root = repo_root()
-    p = argparse.ArgumentParser(prog="python -m minitorch.course.release", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m minitorch_course.release", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("names", nargs="*", help="only these exercises (e.g. 03_strides)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if out of date")

@@ -1,10 +1,10 @@
 """The course machinery: exercises with check/hint/solution, progress, release and grading.
 
-    from minitorch.course import load_exercise, show_progress
+    from minitorch_course import load_exercise, show_progress
     q1, q2, q3 = load_exercise("03_strides")
 
-Instructors:  python -m minitorch.course.release            (solutions/ -> exercises/)
-              python -m minitorch.course.grade CLASS_DIR --exercise 03_strides --out OUT
+Instructors:  python -m minitorch_course.release            (solutions/ -> exercises/)
+              python -m minitorch_course.grade CLASS_DIR --exercise 03_strides --out OUT
 """
 from __future__ import annotations
 

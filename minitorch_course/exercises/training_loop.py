@@ -164,7 +164,7 @@ EXERCISE = Exercise(
     title="A training loop: nn.Linear's init and forward, and one epoch of SGD",
     preload=("numpy", "minitorch", "minitorch.autograd.engine"),  # before confinement
     forbidden_calls=("minitorch.nn.Linear", "minitorch.nn.functional.linear"),
-    forbidden_imports=("minitorch.course", "torch", "jax", "tensorflow", "sklearn"),
+    forbidden_imports=("minitorch_course", "torch", "jax", "tensorflow", "sklearn"),
     forbidden_reason="write the linear layer yourself: nn.Linear and nn.functional.linear would "
                      "do it for you (the rest of minitorch, optim.SGD included, is yours to use)",
     questions=[

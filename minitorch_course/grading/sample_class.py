@@ -1,7 +1,7 @@
 """A made-up class of submissions, to try the grader (and to measure it) before a real one.
 
-    python -m minitorch.course.grading.sample_class OUT_DIR [--n 60]
-    python -m minitorch.course.grade OUT_DIR --exercise 03_strides --out grades/
+    python -m minitorch_course.grading.sample_class OUT_DIR [--n 60]
+    python -m minitorch_course.grade OUT_DIR --exercise 03_strides --out grades/
 
 The submissions are the solutions notebook with cells edited the way students (and cheaters)
 do: correct answers written differently, wrong answers, untouched stubs, crashes, infinite
@@ -192,7 +192,7 @@ def make_class(out_dir, solutions_path, n=60, kinds=None):
 
 def main(argv=None):
     from ..release import repo_root
-    p = argparse.ArgumentParser(prog="python -m minitorch.course.grading.sample_class")
+    p = argparse.ArgumentParser(prog="python -m minitorch_course.grading.sample_class")
     p.add_argument("out_dir", type=Path)
     p.add_argument("--n", type=int, default=60)
     p.add_argument("--solutions", type=Path, default=repo_root() / "solutions" / "03_strides.ipynb")

@@ -301,7 +301,7 @@ def release(nb: dict, name: str, source_path: str = "") -> dict:
     meta["minitorch"] = {
         "exercise": name,
         "generated": f"from {source_path or 'solutions/' + name + '.ipynb'} by "
-                     "`python -m minitorch.course.release`; do not edit by hand",
+                     "`python -m minitorch_course.release`; do not edit by hand",
     }
     return out
 

@@ -1,6 +1,6 @@
 """What an exercise is, in one place: its questions, their inputs, reference, comparison, hints.
 
-An exercise module (minitorch/course/exercises/*.py) defines `EXERCISE = Exercise(...)`.
+An exercise module (minitorch_course/exercises/*.py) defines `EXERCISE = Exercise(...)`.
 The same objects serve the learner's `q1.check()` (in the notebook's own process) and the
 grader (which computes expected values in its own process and compares them with the plain
 data a sandboxed submission sent back). Nothing here runs submitted code except `run_cases`,

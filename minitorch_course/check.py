@@ -1,6 +1,6 @@
 """Self-paced feedback inside an exercise notebook: q1.check(), q1.hint(), q1.solution().
 
-    from minitorch.course import load_exercise
+    from minitorch_course import load_exercise
     q1, q2, q3 = load_exercise("03_strides")
     q1.check()        # ✔ correct / ✘ what was wrong (input, expected, actual) / not attempted
     q1.hint()         # the first hint; q1.hint(2) the second

@@ -1,5 +1,5 @@
 """Grading: a sandboxed runner (harness.py, sandbox.py), the grader (grader.py), the
 gradebook writers (gradebook.py) and the command line (cli.py).
 
-    python -m minitorch.course.grade CLASS_DIR --exercise 03_strides --out OUT_DIR
+    python -m minitorch_course.grade CLASS_DIR --exercise 03_strides --out OUT_DIR
 """

@@ -144,7 +144,7 @@ def decode_plain(e):
 class ForbiddenCallError(RuntimeError):
     """Raised when a learner's function calls a library function the exercise forbids."""
 
-    __module__ = "minitorch.course"  # its name in messages, also when harness.py runs as a script
+    __module__ = "minitorch_course"  # its name in messages, also when harness.py runs as a script
 
 
 def _resolve(dotted):
@@ -389,7 +389,7 @@ _BLOCKED_EVENTS = {
 }
 _BLOCKED_PREFIXES = ("ctypes.", "socket.", "_winapi.", "winreg.", "msvcrt.", "urllib.", "http.",
                      "ftplib.", "smtplib.", "poplib.", "imaplib.", "nntplib.", "telnetlib.")
-_ALWAYS_BLOCKED_IMPORTS = ("ctypes", "_ctypes", "cffi", "_cffi_backend", "socket", "_socket",
+_ALWAYS_BLOCKED_IMPORTS = ("minitorch_course", "ctypes", "_ctypes", "cffi", "_cffi_backend", "socket", "_socket",
                            "ssl", "_ssl", "subprocess", "_posixsubprocess", "multiprocessing",
                            "_multiprocessing", "pty", "concurrent", "asyncio", "select",
                            "selectors", "mmap", "_xxsubinterpreters", "_xxinterpchannels")

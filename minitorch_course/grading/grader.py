@@ -87,7 +87,7 @@ class AnswerKey:
         self.solution_cells = {q.solution_cell: q for q in exercise.questions}
 
         # imports the learner's cells may rely on (from the locked cells), minus refused ones
-        refused = set(exercise.forbidden_imports) | {"minitorch"}
+        refused = set(exercise.forbidden_imports) | {"minitorch", "minitorch_course"}
         lines = []
         for g in self.locked:
             c = self.cells[g]

@@ -1,7 +1,0 @@
-"""`python -m minitorch.course.grade CLASS_DIR --exercise NAME --out DIR`: see grading/cli.py."""
-import sys
-
-from .grading.cli import main
-
-if __name__ == "__main__":
-    sys.exit(main())
