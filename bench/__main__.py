@@ -2,7 +2,7 @@
 
     python -m bench                   all groups (about 2-3 minutes on a 2-core laptop)
     python -m bench --quick           fewer, shorter repeats: rough numbers in ~20 s
-    python -m bench --only small      one group (small, large, autograd, train, gpu); repeatable,
+    python -m bench --only small      one group (small, large, autograd, train, random, gpu); repeatable,
                                       or comma-separated: --only small,autograd
     python -m bench --json out.json   also save every number (median, min, calls, ratios)
     python -m bench --threads 1       NumPy's BLAS and PyTorch both limited to 1 thread
@@ -19,19 +19,22 @@ import os
 import sys
 import time
 
-GROUPS = ("small", "large", "autograd", "train", "gpu")
+GROUPS = ("small", "large", "autograd", "train", "random", "gpu")
 TITLES = {
     "small": "Small tensors: per-op cost (10x10 float32, no grad)",
     "large": "Large tensors: throughput (float32)",
     "autograd": "Autograd: graph recording, backward, one MLP training step",
     "train": "Training: one epoch of sklearn digits",
+    "random": "Random draws: PyTorch's CPU stream, bit for bit (float32 unless noted)",
     "gpu": "GPU: minitorch on CuPy vs raw CuPy, and vs minitorch on the CPU",
 }
 
 
 def run_group(group, cfg, tiny=False):
     """The rows of one group. `tiny` shrinks the large sizes (smoke tests)."""
-    from . import autograd, gpu, ops, train
+    from . import autograd, gpu, ops, random_draws, train
+    if group == "random":
+        return random_draws.rows(cfg, random_draws.TINY_N if tiny else None)
     if group == "small":
         return ops.small_rows(cfg)
     if group == "large":

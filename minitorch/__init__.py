@@ -23,7 +23,9 @@ from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set
 from ._factories import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace,
                          multinomial, normal, ones, ones_like, rand, rand_like, randint, randint_like, randn,
                          randn_like, randperm, tensor, zeros, zeros_like)
-from ._random import Generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+from ._factories import bernoulli, poisson  # noqa: E402
+from ._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+from . import _random_fill, random  # noqa: F401  (uniform_, normal_, ... on Tensor; minitorch.random)
 from ._printing import set_printoptions
 from ._ops.pointwise import (abs, add, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, ceil, clamp,  # noqa: A004
                              cos, div, eq, exp, expm1, floor, floor_divide, ge, gt, isfinite, isinf, isnan, le,
@@ -38,6 +40,62 @@ from ._ops.join import cat, chunk, concat, concatenate, flip, hstack, split, sta
 from ._ops.index import gather, index_select, masked_fill, nonzero
 from ._ops.linalg import bmm, dot, matmul, mm, mv, outer
 from ._ops.common import broadcast_shapes
+from ._ops.pointwise import bitwise_left_shift, bitwise_right_shift, rsub  # noqa: E402
+from ._ops.out import (abs, absolute, add, all, amax, amin, any, argmax, argmin, bitwise_and,  # noqa: A004,E402
+                       bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, bmm, cat, ceil,
+                       clamp, clamp_max, clamp_min, concat, concatenate, cos, cumprod, cumsum, div, divide, dot, eq,
+                       exp, expm1, floor, floor_divide, fmod, gather, ge, gt, hstack, index_select, le, log, log1p,
+                       log_softmax, logical_and, logical_not, logical_or, logical_xor, logsumexp, lt, matmul, max,
+                       maximum, mean, min, minimum, mm, mul, multiply, mv, ne, neg, negative, nonzero, norm, outer,
+                       pow, prod, reciprocal, remainder, round, rsqrt, sigmoid, sign, sin, softmax, sqrt, square,
+                       stack, std, sub, subtract, sum, tanh, true_divide, trunc, var, vstack, where)
+from ._tensor import LEGACY_TYPES as _LEGACY_TYPES, contiguous_format, memory_format, preserve_format  # noqa: E402
+from . import backends  # noqa: E402,F401  (torch.backends.mps / cudnn probes)
+globals().update(_LEGACY_TYPES)  # FloatTensor, LongTensor, ...: the legacy typed constructors
+from . import _methods_extra  # noqa: F401,E402  (the wider API's Tensor methods)
+from ._ops.special import (acos, acosh, addcdiv, addcmul, arccos, arccosh, arcsin, arcsinh, arctan, arctan2,  # noqa
+                           arctanh, asin, asinh, atan, atan2, atanh, cosh, deg2rad, digamma, erf, erfc, erfinv, exp2,
+                           fix, float_power, frac, i0, lerp, lgamma, log2, log10, logit, nan_to_num, polygamma,
+                           rad2deg, sgn, sinc, sinh, tan)
+from ._ops.sorting import (argsort, bincount, bucketize, histc, kthvalue, median, mode, msort, nanmedian,  # noqa
+                           searchsorted, sort, topk, unique, unique_consecutive)
+from ._ops.scatter import (index_add, index_copy, index_fill, index_put, masked_scatter, masked_select, put,  # noqa
+                           scatter, scatter_add, scatter_reduce, take, take_along_dim)
+from ._ops.shape_ops import (broadcast_tensors, broadcast_to, diag, diag_embed, diagonal, diff, meshgrid, ravel,  # noqa
+                             repeat_interleave, roll, tril, triu, trace)
+from ._ops.blas import addbmm, addmm, addmv, addr, baddbmm
+from ._ops.stats import cdist, count_nonzero, dist, std_mean, var_mean
+from ._ops.einsum import einsum
+globals().update(_methods_extra.torch_inplace_functions())  # torch.sin_(t), torch.abs_(t), ...
+from ._factories import logspace  # noqa: E402
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
+from ._dtype import can_cast as _can_cast  # noqa: E402
+
+
+def can_cast(from_, to):
+    """Whether an in-place op may write a `from_` result into a `to` tensor (a lower category may not)."""
+    return _can_cast(_dtype.as_dtype(from_, "can_cast"), _dtype.as_dtype(to, "can_cast"))
+
+
+def is_floating_point(t):
+    return t.dtype.is_floating_point
+
+
+def is_complex(t):
+    return False  # minitorch has no complex dtypes
+
+
+def argwhere(t):
+    return t.nonzero()
+
+
+def conj(t):
+    return t  # real tensors only: conjugation is the identity
+
+
+conj_physical = resolve_conj = resolve_neg = conj
+
+
 
 clip = clamp
 multiply, subtract, divide = mul, sub, div
@@ -67,9 +125,16 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    from ._ops.common import broadcast_shapes, same_device
+    if not isinstance(b, Tensor):
+        raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type(b).__name__}")
+    if a.dtype is not b.dtype:  # PyTorch compares like with like
+        raise RuntimeError(f"{a.dtype._short} did not match {b.dtype._short} (convert one first, e.g. "
+                           f"b.to(a.dtype))")
+    same_device("isclose", a, b)
+    broadcast_shapes(a.shape, b.shape, op="isclose")
     xp = a._device.xp
-    bd = b._data if isinstance(b, Tensor) else b
-    return Tensor._make(xp.isclose(a._data, bd, rtol=rtol, atol=atol, equal_nan=equal_nan), a._device)
+    return Tensor._make(xp.isclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan), a._device)
 
 
 def equal(a, b):
@@ -86,3 +151,8 @@ import builtins as _builtins  # noqa: E402
 builtins_bool = _builtins.bool
 
 from . import nn, optim, utils  # noqa: E402,F401
+from .nn.functional import (adaptive_avg_pool1d, adaptive_max_pool1d, avg_pool1d, celu, conv1d, conv2d,  # noqa
+                            conv_transpose1d, conv_transpose2d, cosine_similarity, group_norm, layer_norm, max_pool1d,
+                            max_pool2d, pairwise_distance, pdist, pixel_shuffle, pixel_unshuffle, prelu, rrelu, selu)
+from . import serialization, special  # noqa: E402
+from .serialization import load, save  # noqa: E402

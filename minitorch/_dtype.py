@@ -35,6 +35,9 @@ class dtype:
         return (_by_name, (self.name,))
 
 
+dtype.__module__ = "minitorch"  # <class 'minitorch.dtype'>, as PyTorch's torch.dtype
+
+
 bool = dtype("bool", np.bool_, _BOOL, "Bool")  # noqa: A001 (PyTorch's own name)
 uint8 = dtype("uint8", np.uint8, _INT, "Byte")
 int8 = dtype("int8", np.int8, _INT, "Char")
@@ -154,3 +157,42 @@ def combine(dim_dt, low_dt):
 def can_cast(frm: dtype, to: dtype) -> _b.bool:
     """PyTorch's in-place rule: a result may only be written into a tensor of the same or higher category."""
     return frm._category <= to._category
+
+
+# ---- writing a Python number into a tensor -------------------------------------------
+
+_CTYPE = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+          "int64": "int64_t", "float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+def checked_scalar(v, dt):
+    """The Python number `v` as it is written into a tensor of dtype `dt` (t[i] = v, fill_, full):
+    PyTorch's checked conversion. Floats into integers are truncated, a negative int wraps
+    into uint8 (-1 is 255), and a value out of the dtype's range is an error, not a wrap."""
+    if v.__class__ is _b.bool or dt is bool:
+        return _b.bool(v) if dt is bool else v
+    if isinstance(v, complex):
+        raise RuntimeError(f"value cannot be converted to type {_CTYPE[dt.name]} without overflow")
+    if isinstance(v, _b.int):
+        if not -2 ** 63 <= v < 2 ** 63:
+            raise ValueError("Overflow when unpacking long long")
+        if dt.is_floating_point:
+            return v
+        info = np.iinfo(dt.np)
+        low = -_b.int(info.max) if not dt.is_signed else _b.int(info.min)  # uint8 takes -255..-1, wrapped
+        if not low <= v <= _b.int(info.max):
+            raise RuntimeError(f"value cannot be converted to type {_CTYPE[dt.name]} without overflow")
+        return v % (_b.int(info.max) + 1) if v < 0 and not dt.is_signed else v
+    v = _b.float(v)
+    if dt is float16:
+        with np.errstate(over="ignore"):  # PyTorch: out of half's range is inf, without a word
+            return _b.float(np.float16(v))
+    if dt.is_floating_point:
+        if v == v and abs(v) != _b.float("inf") and abs(v) > _b.float(np.finfo(dt.np).max):
+            raise RuntimeError(f"value cannot be converted to type {_CTYPE[dt.name]} without overflow")
+        return v
+    info = np.iinfo(dt.np)
+    if not (v == v and _b.int(info.min) <= v <= _b.int(info.max)):  # nan and inf fail too
+        raise RuntimeError(f"value cannot be converted to type {_CTYPE[dt.name]} without overflow")
+    return _b.int(v)
+

@@ -170,8 +170,19 @@ def _ragged(data):
     return walk(data, 0) or "nested lists must be rectangular (every row the same length)"
 
 
+def copy_construct_warning(data, how="torch.tensor(sourceTensor)", stacklevel=3):
+    """PyTorch's warning for building a tensor from a tensor: the copy leaves the autograd graph,
+    which is rarely what was meant."""
+    if isinstance(data, _T()):
+        import warnings
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                      f"sourceTensor.detach().clone().requires_grad_(True), rather than {how}.", UserWarning,
+                      stacklevel=stacklevel)
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a *copy* of `data` (lists, numbers, NumPy arrays, tensors)."""
+    copy_construct_warning(data)
     arr, dt = _infer_host(data, "tensor")
     if dtype is not None:
         dt = _dtype.as_dtype(dtype, "tensor")
@@ -221,6 +232,8 @@ def _filled(fn, size, dtype, device, requires_grad, op, fill=None):
     size = _size(size, op)
     dt = _dt(dtype, op=op)
     dev = _target(device)
+    if fill is not None:
+        fill = _dtype.checked_scalar(fill, dt)  # -1 into uint8 is 255; 300 is an error (PyTorch)
     if dev.type == "cpu":
         arr = fn(np, size, dt.np) if fill is None else np.full(size, fill, dtype=dt.np)
     else:
@@ -230,67 +243,92 @@ def _filled(fn, size, dtype, device, requires_grad, op, fill=None):
     return _finish(arr, dev, requires_grad, op)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(lambda xp, s, d: xp.zeros(s, d), size, dtype, device, requires_grad, "zeros")
+def _sizes(size, size_kw, op):
+    """Sizes as `zeros(2, 3)`, `zeros((2, 3))` or `zeros(size=(2, 3))`, as PyTorch takes them."""
+    if size_kw is not None:
+        if size:
+            raise TypeError(f"{op}() got multiple values for argument 'size'")
+        return (size_kw,) if isinstance(size_kw, numbers.Integral) else (tuple(size_kw),)
+    if not size:
+        raise TypeError(f"{op}() missing 1 required positional arguments: \"size\"")
+    if len(size) == 1 and isinstance(size[0], _T()):  # zeros(tensor(3))
+        return (int(size[0]),)
+    return size
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(lambda xp, s, d: xp.ones(s, d), size, dtype, device, requires_grad, "ones")
+def _written(out, result, op):
+    if out is None:
+        return result
+    from ._ops.out import write_out
+    return write_out(op, result, out)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return _filled(lambda xp, s, d: xp.empty(s, d), size, dtype, device, requires_grad, "empty")
+def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, **kw):
+    size = _sizes(size, kw.pop("size", None), "zeros")
+    _no_more(kw, "zeros")
+    return _written(out, _filled(lambda xp, s, d: xp.zeros(s, d), size, dtype, device, requires_grad, "zeros"),
+                    "zeros")
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, **kw):
+    size = _sizes(size, kw.pop("size", None), "ones")
+    _no_more(kw, "ones")
+    return _written(out, _filled(lambda xp, s, d: xp.ones(s, d), size, dtype, device, requires_grad, "ones"),
+                    "ones")
+
+
+def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+          memory_format=None, **kw):
+    size = _sizes(size, kw.pop("size", None), "empty")
+    _no_more(kw, "empty")
+    return _written(out, _filled(lambda xp, s, d: xp.empty(s, d), size, dtype, device, requires_grad, "empty"),
+                    "empty")
+
+
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False):
     if dtype is None:
         if isinstance(fill_value, bool):
             dtype = _dtype.bool
         elif isinstance(fill_value, numbers.Integral):
             dtype = _dtype.int64
-    return _filled(None, (tuple(size),) if not isinstance(size, int) else (size,), dtype, device,
-                   requires_grad, "full", fill=fill_value)
+    return _written(out, _filled(None, (tuple(size),) if not isinstance(size, int) else (size,), dtype, device,
+                                 requires_grad, "full", fill=fill_value), "full")
 
 
 def _like(t, dtype, device):
     return (dtype if dtype is not None else t.dtype), (device if device is not None else t.device)
 
 
-def zeros_like(t, *, dtype=None, device=None, requires_grad=False):
+def _laid_out_like(out, t, memory_format):
+    """*_like results keep t's layout (PyTorch's preserve_format): a transpose's copy is transposed."""
+    from ._ops.common import canonical, like_strides, relayout
+    if canonical(t._data) or out._device != t._device or (
+            memory_format is not None and memory_format.name != "preserve_format"):
+        return out
+    out._data = relayout(out._data, like_strides(t.shape, t.stride()), out._device.xp)
+    return out
+
+
+def zeros_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     d, dev = _like(t, dtype, device)
-    return zeros(t.shape, dtype=d, device=dev, requires_grad=requires_grad)
+    return _laid_out_like(zeros(t.shape, dtype=d, device=dev, requires_grad=requires_grad), t, memory_format)
 
 
-def ones_like(t, *, dtype=None, device=None, requires_grad=False):
+def ones_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     d, dev = _like(t, dtype, device)
-    return ones(t.shape, dtype=d, device=dev, requires_grad=requires_grad)
+    return _laid_out_like(ones(t.shape, dtype=d, device=dev, requires_grad=requires_grad), t, memory_format)
 
 
-def empty_like(t, *, dtype=None, device=None, requires_grad=False):
+def empty_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     d, dev = _like(t, dtype, device)
-    return empty(t.shape, dtype=d, device=dev, requires_grad=requires_grad)
+    return _laid_out_like(empty(t.shape, dtype=d, device=dev, requires_grad=requires_grad), t, memory_format)
 
 
-def full_like(t, fill_value, *, dtype=None, device=None, requires_grad=False):
+def full_like(t, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     d, dev = _like(t, dtype, device)
-    return full(t.shape, fill_value, dtype=d, device=dev, requires_grad=requires_grad)
-
-
-def rand_like(t, *, dtype=None, device=None, requires_grad=False, generator=None):
-    d, dev = _like(t, dtype, device)
-    return rand(t.shape, dtype=d, device=dev, requires_grad=requires_grad, generator=generator)
-
-
-def randn_like(t, *, dtype=None, device=None, requires_grad=False, generator=None):
-    d, dev = _like(t, dtype, device)
-    return randn(t.shape, dtype=d, device=dev, requires_grad=requires_grad, generator=generator)
-
-
-def randint_like(t, low=0, high=None, *, dtype=None, device=None, generator=None):
-    if high is None:
-        low, high = 0, low
-    d, dev = _like(t, dtype, device)
-    return randint(low, high, t.shape, dtype=d, device=dev, generator=generator)
+    return _laid_out_like(full(t.shape, fill_value, dtype=d, device=dev, requires_grad=requires_grad), t,
+                          memory_format)
 
 
 # ---- ranges ------------------------------------------------------------------------------
@@ -300,7 +338,12 @@ def _num(x):
     return x.item() if isinstance(x, Tensor) else x
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+           pin_memory=False):
+    return _written(out, _arange(start, end, step, dtype, device, requires_grad), "arange")
+
+
+def _arange(start, end, step, dtype, device, requires_grad):
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
         start, end = 0, start
@@ -322,7 +365,11 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _finish(place(arr, dev), dev, requires_grad, "arange")
 
 
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    return _written(out, _linspace(start, end, steps, dtype, device, requires_grad), "linspace")
+
+
+def _linspace(start, end, steps, dtype, device, requires_grad):
     if steps < 0:
         raise RuntimeError("linspace(): number of steps must be non-negative")
     dt = _dt(dtype, op="linspace")
@@ -331,69 +378,370 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     return _finish(place(arr, dev), dev, requires_grad, "linspace")
 
 
-def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    """`steps` points from base**start to base**end, evenly spaced in the exponent."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    dt = _dt(dtype, op="logspace")
+    arr = np.power(float(base), np.linspace(_num(start), _num(end), steps, dtype=np.float64)).astype(dt.np)
+    dev = _target(device)
+    return _finish(place(arr, dev), dev, requires_grad, "logspace")
+
+
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     dt = _dt(dtype, op="eye")
     dev = _target(device)
-    return _finish(place(np.eye(n, m if m is not None else n, dtype=dt.np), dev), dev, requires_grad, "eye")
+    return _written(out, _finish(place(np.eye(n, m if m is not None else n, dtype=dt.np), dev), dev, requires_grad,
+                                 "eye"), "eye")
 
 
 # ---- random ------------------------------------------------------------------------------
+# Every draw is PyTorch's, bit for bit (see _random.py): a factory fills its new tensor in the
+# order torch.empty(size).uniform_() / .normal_() / .random_() would.
 
-def _random(draw, size, dtype, device, requires_grad, generator, op):
-    size = _size(size, op)
-    dt = _dt(dtype, op=op)
-    if not dt.is_floating_point:
-        raise RuntimeError(f"\"{op}\" not implemented for '{dt._short}': {op} draws floating-point values; "
-                           "use randint for integers")
-    arr = draw(_rand.rng(generator), size).astype(dt.np, copy=False)
+def _check_device(dev, dt):
+    if dev.type != "cpu":
+        place(np.empty((0,), dt.np), dev)  # a missing device fails before anything is drawn
+
+
+def _sampled(draw, size, dt, device, requires_grad, generator, op, order=None):
+    """A new tensor of `size` holding draw(generator, numel), laid out in memory in `order`
+    (outermost dim first; row-major when None) and filled in that order."""
+    from ._random_fill import arrange
     dev = _target(device)
+    _check_device(dev, dt)
+    g = _rand.generator(generator)
+    n = 1
+    for s in size:
+        n *= s
+    arr = arrange(draw(g, n), size, order or tuple(range(len(size))))
+    if requires_grad and not dt.is_floating_point:  # PyTorch refuses only after drawing
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     return _finish(place(arr, dev), dev, requires_grad, op)
 
 
-def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
-    """Uniform on [0, 1)."""
-    return _random(lambda g, s: g.random(s), size, dtype, device, requires_grad, generator, "rand")
+def _float_dtype(dtype, kernel, op):
+    dt = _dt(dtype, op=op)
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}' ({op} draws floating-point "
+                                  "values; use randint for integers)")
+    return dt
 
 
-def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
-    """Standard normal."""
-    return _random(lambda g, s: g.standard_normal(s), size, dtype, device, requires_grad, generator, "randn")
+def _random_size(size, size_kw, op):
+    if size_kw is not None:
+        if size:
+            raise TypeError(f"{op}() received an invalid combination of arguments - got sizes both as arguments "
+                            "and as size=")
+        size = (size_kw,) if isinstance(size_kw, numbers.Integral) else (tuple(size_kw),)
+    return _size(size, op)
 
 
-def randint(low, high=None, size=None, *, dtype=None, device=None, generator=None, requires_grad=False):
-    if size is None:
-        if high is None or isinstance(high, (tuple, list)):
-            low, high, size = 0, low, high
-        else:
-            raise TypeError("randint() missing required argument 'size'")
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False, **kw):
+    """Uniform on [0, 1): 24 random bits per float32 value, 53 per float64 (PyTorch's stream)."""
+    shape = _random_size(size, kw.pop("size", None), "rand")
+    _no_more(kw, "rand")
+    dt = _float_dtype(dtype, "check_uniform_bounds", "rand")
+    return _out(out, _sampled(lambda g, n: _rand.uniform(g, n, dt.np, 0.0, 1.0), shape, dt, device,
+                              requires_grad, generator, "rand"))
+
+
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False, **kw):
+    """Standard normal, by Box-Muller (PyTorch's stream)."""
+    shape = _random_size(size, kw.pop("size", None), "randn")
+    _no_more(kw, "randn")
+    dt = _float_dtype(dtype, "normal_kernel_cpu", "randn")
+    return _out(out, _sampled(lambda g, n: _rand.normal(g, n, dt.np, 0.0, 1.0, True), shape, dt, device,
+                              requires_grad, generator, "randn"))
+
+
+def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
+            requires_grad=False, pin_memory=False):
+    """Integers in [low, high): randint(high, size) or randint(low, high, size)."""
+    from ._random_fill import _random_range
+    if size is None and isinstance(high, (tuple, list, Size)):
+        low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    size = _size((size,) if isinstance(size, int) else (tuple(size),), "randint")
-    dt = _dt(dtype, _dtype.int64, "randint")
-    arr = _rand.rng(generator).integers(low, high, size).astype(dt.np)
-    dev = _target(device)
-    return _finish(place(arr, dev), dev, requires_grad, "randint")
-
-
-def randperm(n, *, dtype=None, device=None, generator=None):
-    dt = _dt(dtype, _dtype.int64, "randperm")
-    arr = _rand.rng(generator).permutation(n).astype(dt.np)
-    dev = _target(device)
-    return _finish(place(arr, dev), dev, False, "randperm")
-
-
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None):
     if size is None:
-        raise TypeError("normal(): this form needs `size` (tensor mean/std are not supported here)")
-    return randn(size, generator=generator, dtype=dtype, device=device) * std + mean
+        raise TypeError("randint() missing required argument 'size' (e.g. randint(0, 10, (3,)))")
+    shape = _size((size,) if isinstance(size, numbers.Integral) else (tuple(size),), "randint")
+    dt = _dt(dtype, _dtype.int64, "randint")
+    low, span = _random_range(int(low), int(high), dt)
+    return _out(out, _sampled(lambda g, n: _rand.integers(g, n, span, low, dt.np), shape, dt, device,
+                              requires_grad, generator, "randint"))
 
 
-def multinomial(probs, num_samples, replacement=False, *, generator=None):
-    p = probs.detach().cpu().double().numpy()
-    g = _rand.rng(generator)
-    rows = p.reshape(-1, p.shape[-1])
-    out = np.stack([g.choice(rows.shape[1], num_samples, replace=replacement, p=r / r.sum()) for r in rows])
-    out = out.reshape(p.shape[:-1] + (num_samples,))
-    return tensor(out, dtype=_dtype.int64, device=probs.device)
+_C_INT = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t"}
+
+
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False):
+    """A random permutation of 0..n-1 (PyTorch's Fisher-Yates shuffle on its stream)."""
+    n = int(n)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    dt = _dt(dtype, _dtype.int64, "randperm")
+    if dt.is_floating_point:
+        digits = np.finfo(dt.np).nmant + 1
+        if n > (1 << digits) + 1:
+            raise RuntimeError(f"n cannot be greater than 2^{digits}+1 for {dt._short} type.")
+    elif dt.name in _C_INT and n - 1 > np.iinfo(dt.np).max:
+        raise RuntimeError(f"value cannot be converted to type {_C_INT[dt.name]} without overflow")
+    return _out(out, _sampled(lambda g, k: _rand.permutation(g, k).astype(dt.np), (n,), dt, device,
+                              requires_grad, generator, "randperm"))
+
+
+def _like_order(t):
+    """The layout torch.empty_like(t) gives: t's own when t is dense and non-overlapping
+    (a transposed tensor stays transposed), row-major otherwise."""
+    shape, strides = t.shape, t.stride()
+    big = sorted((d for d in range(len(shape)) if shape[d] > 1), key=lambda d: strides[d])
+    expected = 1
+    for d in big:
+        if strides[d] != expected:
+            return tuple(range(len(shape)))
+        expected *= shape[d]
+    from ._random_fill import memory_order
+    return memory_order(shape, strides)
+
+
+def _is_row_major(shape, order):
+    big = [d for d in order if shape[d] > 1]
+    return big == sorted(big)
+
+
+def rand_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+              generator=None):
+    d, dev = _like(t, dtype, device)
+    dt = _float_dtype(d, "check_uniform_bounds", "rand_like")
+    return _sampled(lambda g, n: _rand.uniform(g, n, dt.np, 0.0, 1.0), tuple(t.shape), dt, dev, requires_grad,
+                    generator, "rand_like", _like_order(t))
+
+
+def randn_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+               generator=None):
+    d, dev = _like(t, dtype, device)
+    dt = _float_dtype(d, "normal_kernel_cpu", "randn_like")
+    order = _like_order(t)
+    contiguous = _is_row_major(t.shape, order)
+    return _sampled(lambda g, n: _rand.normal(g, n, dt.np, 0.0, 1.0, contiguous), tuple(t.shape), dt, dev,
+                    requires_grad, generator, "randn_like", order)
+
+
+def randint_like(t, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,
+                 memory_format=None, generator=None):
+    """randint_like(t, high) or randint_like(t, low, high): t's shape, dtype and layout."""
+    from ._random_fill import _random_range
+    if high is None:
+        low, high = 0, low
+    d, dev = _like(t, dtype, device)
+    dt = _dtype.as_dtype(d, "randint_like")
+    low, span = _random_range(int(low), int(high), dt)
+    return _sampled(lambda g, n: _rand.integers(g, n, span, low, dt.np), tuple(t.shape), dt, dev, requires_grad,
+                    generator, "randint_like", _like_order(t))
+
+
+def _out(out, result):
+    """out=: the drawn values copied into the given tensor (which must have their shape)."""
+    if out is None:
+        return result
+    if tuple(out.shape) != tuple(result.shape):
+        raise RuntimeError(f"out= has shape {list(out.shape)} but the result has shape {list(result.shape)}")
+    with _no_grad():
+        return out.copy_(result)
+
+
+def _no_more(kw, op):
+    if kw:
+        raise TypeError(f"{op}() got an unexpected keyword argument '{next(iter(kw))}'")
+
+
+# normal(mean, std, ...) and bernoulli(p) depend on their tensor parameters, but not
+# differentiably: PyTorch gives those parameters zero gradients, and so do these nodes.
+
+def _zero_grad_node(name):
+    from .autograd.function import Function
+
+    class Sampled(Function):
+        _node_name = name
+
+        @staticmethod
+        def forward(ctx, values, *params):
+            ctx.metas = [(p.shape, p.dtype, p.device) if isinstance(p, _T()) else None for p in params]
+            return values
+
+        @staticmethod
+        def backward(ctx, grad):
+            return (None, *(None if m is None else zeros(m[0], dtype=m[1], device=m[2]) for m in ctx.metas))
+    return Sampled
+
+
+_NORMAL_NODES = {}
+
+
+def _track(values, name, *params):
+    """values, with a node giving `params` zero gradients when any of them requires grad."""
+    from .autograd.grad_mode import is_grad_enabled
+    if not (is_grad_enabled() and any(isinstance(p, _T()) and p.requires_grad for p in params)):
+        return values
+    if name not in _NORMAL_NODES:
+        _NORMAL_NODES[name] = _zero_grad_node(name)
+    return _NORMAL_NODES[name].apply(values, *params)
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
+           pin_memory=False, requires_grad=False):
+    """N(mean, std^2). normal(mean_tensor, std_tensor), normal(mean_tensor, std=1.0) and
+    normal(mean, std_tensor) draw one value per element (broadcast); normal(mean, std, size)
+    draws a new tensor of `size`."""
+    from ._random_fill import _check_std
+    T = _T()
+    if isinstance(mean, T) or isinstance(std, T):
+        if size is not None:
+            raise TypeError("normal(): size= goes with float mean and std only; with tensor mean/std the shape "
+                            "is theirs (broadcast)")
+        return _out(out, _normal_tensors(mean, std, generator))
+    if size is None:
+        raise TypeError("normal() received an invalid combination of arguments - got (float, float), but expected "
+                        "one of: (Tensor mean, Tensor std), (Tensor mean, float std), (float mean, Tensor std), "
+                        "(float mean, float std, tuple of ints size)")
+    _check_std(std)
+    shape = _size((size,) if isinstance(size, numbers.Integral) else (tuple(size),), "normal")
+    dt = _float_dtype(dtype, "normal_kernel_cpu", "normal")
+    return _out(out, _sampled(lambda g, n: _rand.normal(g, n, dt.np, mean, std, True), shape, dt, device,
+                              requires_grad, generator, "normal"))
+
+
+def _normal_tensors(mean, std, generator):
+    """PyTorch's three tensor overloads: draw N(0, 1) (or N(0, std) for a float std) into a
+    new contiguous tensor of mean's dtype (std's when mean is a number), then scale and shift
+    it in place."""
+    T = _T()
+    from ._random_fill import _check_std
+    if isinstance(std, T):
+        if std.numel() and not bool((std.detach().cpu().numpy() >= 0).all()):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    else:
+        _check_std(std)
+    like = mean if isinstance(mean, T) else std
+    dt = like.dtype
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{dt._short}' (normal draws "
+                                  "floating-point values: pass a float mean/std, e.g. mean.float())")
+    shape = tuple(like.shape)
+    if isinstance(mean, T) and isinstance(std, T):
+        from ._ops.common import broadcast_shapes
+        shape = tuple(broadcast_shapes(mean.shape, std.shape))
+    scale = 1.0 if isinstance(std, T) else std
+    g = _rand.generator(generator)
+    n = 1
+    for s in shape:
+        n *= s
+    v = _rand.normal(g, n, dt.np, 0.0, scale, True).reshape(shape)
+    if isinstance(std, T):
+        v = _into(v, np.multiply, std.detach().cpu().numpy())
+    if isinstance(mean, T):
+        v = _into(v, np.add, mean.detach().cpu().numpy())
+    else:
+        v = _into(v, np.add, np.asarray(mean, dt.np))
+    kind = 3 if isinstance(mean, T) and isinstance(std, T) else (1 if isinstance(mean, T) else 2)
+    values = _finish(place(np.ascontiguousarray(v), like.device), like.device, False, "normal")
+    return _track(values, f"NormalBackward{kind}", mean, std)
+
+
+def _into(v, ufunc, other):
+    """v <op>= other as an in-place op computes it: in the promoted dtype, cast back to v's."""
+    common = np.result_type(v.dtype, other.dtype)
+    return ufunc(v.astype(common, copy=False), other.astype(common, copy=False)).astype(v.dtype, copy=False)
+
+
+def bernoulli(input, p=None, *, generator=None, out=None):  # noqa: A002
+    """0/1 draws: 1 with probability input[i] (or with probability p for every element)."""
+    result = empty(tuple(input.shape), dtype=input.dtype, device=input.device)
+    with _no_grad():
+        result.bernoulli_(input if p is None else p, generator=generator)
+    return _out(out, _track(result, "BernoulliBackward0" if p is None else "BernoulliBackward1", input))
+
+
+def _no_grad():
+    from .autograd.grad_mode import no_grad
+    return no_grad()
+
+
+def poisson(input, generator=None):  # noqa: A002
+    """Poisson counts with rates `input` (PyTorch's sampler: products of uniforms below rate
+    10, Hoermann's transformed rejection from 10 on)."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"poisson_cpu\" not implemented for '{input.dtype._short}'")
+    rates = np.ascontiguousarray(input.detach().cpu().numpy()).astype(np.float64).ravel()
+    if rates.size and not (rates >= 0).all():
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    g = _rand.generator(generator)
+    arr = _rand.poisson(g, rates).astype(input.dtype.np).reshape(tuple(input.shape))
+    return _track(_finish(place(arr, input.device), input.device, False, "poisson"), "PoissonBackward0", input)
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):  # noqa: A002
+    """Indices drawn by the probabilities in the last dim (rows need not sum to 1).
+
+    Without replacement (or for one sample) PyTorch draws q ~ Exp(1) per entry and takes
+    the top `num_samples` of p / q; with replacement it inverts the cumulative distribution
+    with one float64 uniform per sample."""
+    p = input
+    if p.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not p.dtype.is_floating_point:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: {p.dtype._short}")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    k = p.shape[-1]
+    if not replacement and num_samples > k:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if k > 1 << 24:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+    host = p.detach().cpu().numpy()
+    rows = host.reshape(-1, k)
+    shape = (num_samples,) if p.ndim == 1 else (p.shape[0], num_samples)
+    g = _rand.generator(generator)
+    if rows.size == 0:
+        result = np.zeros(shape, np.int64)
+    elif not replacement or num_samples == 1:
+        result = _multinomial_top(g, p, host, num_samples).reshape(shape)
+    else:
+        result = np.stack([_multinomial_cdf(g, row, num_samples) for row in rows]).reshape(shape)
+    return _out(out, _finish(place(result, p.device), p.device, False, "multinomial"))
+
+
+def _multinomial_top(g, p, host, num_samples):
+    from ._random_fill import arrange
+    if not (np.isfinite(host).all() and (host >= 0).all()):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    k = host.shape[-1]
+    if (host.reshape(-1, k).sum(axis=1) == 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    order = _like_order(p)
+    q = arrange(_rand.exponential(g, host.size, 1.0).astype(host.dtype), host.shape, order)
+    ratio = (host / q).reshape(-1, k)
+    if num_samples == 1:
+        return ratio.argmax(axis=1)
+    # sorted descending; among equal ratios the lower index first
+    return np.ascontiguousarray(np.argsort(-ratio, axis=1, kind="stable")[:, :num_samples])
+
+
+def _multinomial_cdf(g, row, num_samples):
+    acc = np.float32 if row.dtype == np.float16 else row.dtype
+    for v in row:
+        if not v >= 0:
+            raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+        if not np.isfinite(v):
+            raise RuntimeError("invalid multinomial distribution (encountering probability entry = infinity or NaN)")
+    cum = np.cumsum(row.astype(acc))
+    total = cum[-1]
+    if not total > 0:
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    cum = cum / total
+    cum[-1] = 1
+    return np.searchsorted(cum.astype(np.float64), _rand.unit64(g, num_samples), side="left")

@@ -29,6 +29,7 @@ for _name, _fn in {
     "greater": pw.gt, "less": pw.lt, "greater_equal": pw.ge, "less_equal": pw.le, "not_equal": pw.ne,
     "logical_and": pw.logical_and, "logical_or": pw.logical_or, "logical_xor": pw.logical_xor,
     "bitwise_and": pw.bitwise_and, "bitwise_or": pw.bitwise_or, "bitwise_xor": pw.bitwise_xor,
+    "bitwise_left_shift": pw.bitwise_left_shift, "bitwise_right_shift": pw.bitwise_right_shift, "rsub": pw.rsub,
     "matmul": linalg.matmul, "mm": linalg.mm, "bmm": linalg.bmm, "dot": linalg.dot, "mv": linalg.mv,
     "outer": linalg.outer,
 }.items():
@@ -38,20 +39,33 @@ Tensor.multiply, Tensor.subtract, Tensor.divide = pw.mul, pw.sub, pw.div
 
 
 def _fast(array_op, slow, kinds):
-    """An operator with a short path for the commonest call: two plain tensors, same device
-    and dtype, nothing to record. It does exactly what the full path (`slow`) would do, minus
-    the promotion and recording machinery; anything else takes the full path."""
+    """An operator with a short path for the commonest call: two plain row-major tensors, same
+    device and dtype, nothing to record. It does exactly what the full path (`slow`) would do,
+    minus the promotion, layout and recording machinery; anything else takes the full path."""
+    import numpy
+    ok = frozenset(d.np for d in _dtype.ALL if d.np.kind in kinds)
+    from ._tensor import _Storage as storage
     make = Tensor._make
+    new, ndarray = object.__new__, numpy.ndarray
 
-    def op(self, other):
-        if (other.__class__ is Tensor and self.__class__ is Tensor and self._device is other._device
-                and self._data.dtype is other._data.dtype and self._data.dtype.kind in kinds
-                and not ((self.requires_grad or other.requires_grad) and STATE.enabled)
-                and self._seen_rebases is None and other._seen_rebases is None):
-            try:
-                return make(array_op(self._data, other._data), self._device)
-            except ValueError:
-                pass  # a broadcast error: the full path raises it in PyTorch's words
+    def op(self, other, state=STATE):
+        if other.__class__ is Tensor and self.__class__ is Tensor:
+            sd, od = self._data, other._data
+            if (sd.dtype is od.dtype and sd.dtype in ok and self._device is other._device
+                    and not ((self._requires_grad or other._requires_grad) and state.enabled)
+                    and self._seen_rebases is None and other._seen_rebases is None
+                    and sd.flags.c_contiguous and od.flags.c_contiguous):
+                try:
+                    r = array_op(sd, od)
+                except ValueError:
+                    return slow(self, other)  # a broadcast error: the full path raises it in PyTorch's words
+                if r.__class__ is not ndarray:
+                    return make(r, self._device)  # a NumPy scalar from 0-d operands, or another backend's array
+                t = new(Tensor)
+                t._data = r
+                t._device = self._device
+                t._storage = storage()
+                return t
         return slow(self, other)
     op.__name__ = slow.__name__
     return op
@@ -61,10 +75,11 @@ Tensor.__add__ = _fast(operator.add, lambda self, other: pw.binary(pw.Add, self,
 Tensor.__sub__ = _fast(operator.sub, lambda self, other: pw.sub(self, other), "iuf")  # bool - bool raises
 Tensor.__mul__ = _fast(operator.mul, lambda self, other: pw.binary(pw.Mul, self, other, "mul"), "biuf")
 Tensor.__truediv__ = _fast(operator.truediv, lambda self, other: pw.div(self, other), "f")  # ints -> float
-Tensor.__radd__ = lambda self, other: pw.binary(pw.Add, other, self, "add")
-Tensor.__rsub__ = lambda self, other: pw.sub(other, self)
-Tensor.__rmul__ = lambda self, other: pw.binary(pw.Mul, other, self, "mul")
-Tensor.__rtruediv__ = lambda self, other: pw.div(other, self)
+# `2 * t` is t.__rmul__(2): PyTorch records the tensor as the first input (next_functions order)
+Tensor.__radd__ = lambda self, other: pw.binary(pw.Add, self, other, "add")
+Tensor.__rsub__ = lambda self, other: pw.rsub(self, other)
+Tensor.__rmul__ = lambda self, other: pw.binary(pw.Mul, self, other, "mul")
+Tensor.__rtruediv__ = lambda self, other: pw.rdiv(self, other)
 Tensor.__floordiv__ = lambda self, other: pw.floor_divide(self, other)
 Tensor.__rfloordiv__ = lambda self, other: pw.floor_divide(other, self)
 Tensor.__mod__ = lambda self, other: pw.remainder(self, other)
@@ -91,6 +106,10 @@ Tensor.__or__ = lambda self, other: pw.bitwise_or(self, other)
 Tensor.__ror__ = lambda self, other: pw.bitwise_or(other, self)
 Tensor.__xor__ = lambda self, other: pw.bitwise_xor(self, other)
 Tensor.__rxor__ = lambda self, other: pw.bitwise_xor(other, self)
+Tensor.__lshift__ = lambda self, other: pw.bitwise_left_shift(self, other)
+Tensor.__rlshift__ = lambda self, other: pw.bitwise_left_shift(other, self)
+Tensor.__rshift__ = lambda self, other: pw.bitwise_right_shift(self, other)
+Tensor.__rrshift__ = lambda self, other: pw.bitwise_right_shift(other, self)
 Tensor.__eq__ = lambda self, other: pw.eq(self, other) if _comparable(other) else NotImplemented
 Tensor.__ne__ = lambda self, other: pw.ne(self, other) if _comparable(other) else NotImplemented
 Tensor.__lt__ = lambda self, other: pw.lt(self, other)
@@ -129,16 +148,12 @@ Tensor.__contains__ = _contains
 
 for _name in ["exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu", "sign", "floor", "ceil",
               "round", "trunc", "logical_not", "isnan", "isinf", "isfinite", "bitwise_not", "rsqrt", "log1p",
-              "expm1", "square", "reciprocal", "neg"]:
+              "expm1", "square", "reciprocal", "neg", "clamp_min", "clamp_max"]:
     _method(_name, getattr(pw, _name))
 Tensor.absolute, Tensor.negative = pw.abs, pw.neg
 Tensor.clamp = Tensor.clip = lambda self, min=None, max=None: pw.clamp(self, min, max)
-Tensor.clamp_min = lambda self, min: pw.clamp(self, min=min)
-Tensor.clamp_max = lambda self, max: pw.clamp(self, max=max)
 Tensor.where = lambda self, condition, other: pw.where(condition, self, other)
 Tensor.masked_fill = index.masked_fill
-Tensor.log2 = lambda self: pw.log(self) / 0.6931471805599453
-Tensor.log10 = lambda self: pw.log(self) / 2.302585092994046
 
 # ---- reductions ---------------------------------------------------------------------------
 
@@ -181,10 +196,12 @@ def _prep_other(self, other, op, floating=False):
     return other
 
 
-def _inplace_binary(cls, ufunc, op, floating=False):
+def _inplace_binary(cls, ufunc, op, floating=False, check=None):
     def method(self, other, *, alpha=1):
+        if check is not None:
+            check(self, other)
         if alpha != 1:
-            other = other * alpha
+            other = pw._scaled(self, other, alpha, op)  # alpha applies in the result's dtype
         other = _prep_other(self, other, op, floating)
         T = tensor_cls()
 
@@ -203,7 +220,7 @@ def _inplace_binary(cls, ufunc, op, floating=False):
 
 
 Tensor.add_ = _inplace_binary(pw.Add, "add", "add_")
-Tensor.sub_ = _inplace_binary(pw.Sub, "subtract", "sub_")
+Tensor.sub_ = _inplace_binary(pw.Sub, "subtract", "sub_", check=pw._check_sub)
 Tensor.mul_ = _inplace_binary(pw.Mul, "multiply", "mul_")
 _true_div_ = _inplace_binary(pw.Div, "true_divide", "div_", floating=True)
 
@@ -215,18 +232,91 @@ def div_(self, other, *, rounding_mode=None):
 
 
 Tensor.div_ = div_
-Tensor.pow_ = _inplace_binary(pw.Pow, "power", "pow_")
+
+
+def pow_(self, other):
+    """self **= other, computed by pow itself (bool and negative integer powers as PyTorch has them)."""
+    other = _prep_other(self, other, "pow_")
+
+    def fast():
+        r = pw.pow(self, other)
+        if r.shape != self.shape:
+            inplace.check_result(self, self.dtype, r.shape, "pow_")
+        self._data[...] = r._data
+    return inplace.run_inplace(self, pw.PowTensor if isinstance(other, Tensor) else pw.Pow, (other,), {}, fast,
+                               "pow_")
+
+
+Tensor.pow_ = pow_
+
+
+def _inplace_from(fn, cls, op):
+    """`self op= other` for the ops whose out-of-place function does the checking (integer division
+    by zero, bitwise on floats, shifts): it computes, and the result is written into self."""
+    def method(self, other):
+        other = _prep_other(self, other, op)
+
+        def fast():
+            r = fn(self, other)
+            if r.shape != self.shape:
+                inplace.check_result(self, self.dtype, r.shape, op)
+            self._data[...] = r._data
+        return inplace.run_inplace(self, cls, (other,), {}, fast, op)
+    method.__name__ = op
+    return method
+
+
+for _fn, _cls, _op in [
+    (pw.floor_divide, pw.FloorDivide, "floor_divide_"), (pw.remainder, pw.Remainder, "remainder_"),
+    (pw.fmod, pw.Fmod, "fmod_"), (pw.bitwise_and, pw.BitAnd, "bitwise_and_"),
+    (pw.bitwise_or, pw.BitOr, "bitwise_or_"), (pw.bitwise_xor, pw.BitXor, "bitwise_xor_"),
+    (pw.bitwise_left_shift, pw.LShift, "bitwise_left_shift_"),
+    (pw.bitwise_right_shift, pw.RShift, "bitwise_right_shift_"),
+]:
+    _method(_op, _inplace_from(_fn, _cls, _op))
+
+
+def _logical_(fn, op):
+    def method(self, other):
+        r = fn(self, other)  # bool; written back in self's dtype (1 and 0 for a float tensor)
+        return self.copy_(r) if self.dtype is not _dtype.bool or r.shape != self.shape else _write_bool(self, r, op)
+    method.__name__ = op
+    return method
+
+
+def _write_bool(self, r, op):
+    def fast():
+        self._data[...] = r._data
+    return inplace.run_inplace(self, pw.LogicalAnd, (), {}, fast, op)
+
+
+Tensor.logical_and_ = _logical_(pw.logical_and, "logical_and_")
+Tensor.logical_or_ = _logical_(pw.logical_or, "logical_or_")
+Tensor.logical_xor_ = _logical_(pw.logical_xor, "logical_xor_")
+
+# Python's augmented assignments: in place, as PyTorch's are (the same object, its version bumped)
 Tensor.__iadd__ = lambda self, other: self.add_(other)
 Tensor.__isub__ = lambda self, other: self.sub_(other)
 Tensor.__imul__ = lambda self, other: self.mul_(other)
 Tensor.__itruediv__ = lambda self, other: self.div_(other)
 Tensor.__ipow__ = lambda self, other: self.pow_(other)
+Tensor.__ifloordiv__ = lambda self, other: self.floor_divide_(other)
+Tensor.__imod__ = lambda self, other: self.remainder_(other)
+Tensor.__iand__ = lambda self, other: self.bitwise_and_(other)
+Tensor.__ior__ = lambda self, other: self.bitwise_or_(other)
+Tensor.__ixor__ = lambda self, other: self.bitwise_xor_(other)
+Tensor.__ilshift__ = lambda self, other: self.bitwise_left_shift_(other)
+Tensor.__irshift__ = lambda self, other: self.bitwise_right_shift_(other)
 
 
-def _inplace_unary(cls, ufunc, op, floating=True):
+def _inplace_unary(cls, ufunc, op, floating=True, kernel=None):
     def method(self):
         if floating and not self.dtype.is_floating_point:
             inplace.check_result(self, _dtype.get_default_dtype(), self.shape, op)
+        if self.dtype is _dtype.bool and kernel is not None:  # as the out-of-place op refuses bool
+            if op == "neg_":
+                pw.neg(self)
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
         def fast():
             getattr(self._device.xp, ufunc)(self._data, out=self._data)
@@ -235,13 +325,28 @@ def _inplace_unary(cls, ufunc, op, floating=True):
     return method
 
 
-for _cls, _uf, _op, _fl in [
-    (pw.Exp, "exp", "exp_", True), (pw.Log, "log", "log_", True), (pw.Sqrt, "sqrt", "sqrt_", True),
-    (pw.Sin, "sin", "sin_", True), (pw.Cos, "cos", "cos_", True), (pw.Tanh, "tanh", "tanh_", True),
-    (pw.Abs, "abs", "abs_", False), (pw.Neg, "negative", "neg_", False), (pw.Floor, "floor", "floor_", False),
-    (pw.Ceil, "ceil", "ceil_", False), (pw.Round, "round", "round_", False),
+for _cls, _uf, _op, _fl, _kernel in [
+    (pw.Exp, "exp", "exp_", True, None), (pw.Log, "log", "log_", True, None), (pw.Sqrt, "sqrt", "sqrt_", True, None),
+    (pw.Sin, "sin", "sin_", True, None), (pw.Cos, "cos", "cos_", True, None), (pw.Tanh, "tanh", "tanh_", True, None),
+    (pw.Abs, "abs", "abs_", False, "abs_cpu"), (pw.Neg, "negative", "neg_", False, "neg"),
+    (pw.Floor, "floor", "floor_", False, "floor_vml_cpu"), (pw.Ceil, "ceil", "ceil_", False, "ceil_vml_cpu"),
+    (pw.Round, "round", "round_", False, "round_vml_cpu"),
 ]:
-    _method(_op, _inplace_unary(_cls, _uf, _op, _fl))
+    _method(_op, _inplace_unary(_cls, _uf, _op, _fl, _kernel))
+_round_ = Tensor.round_
+
+
+def round_(self, *, decimals=0):
+    if decimals == 0:
+        return _round_(self)
+    pw.round(self.detach(), decimals=decimals)  # the argument checks (integer tensors refuse decimals)
+
+    def fast():
+        self._data[...] = pw.RoundDecimals.forward(pw.NULL_CTX, self, decimals=int(decimals))
+    return inplace.run_inplace(self, pw.RoundDecimals, (), {"decimals": int(decimals)}, fast, "round_")
+
+
+Tensor.round_ = round_
 
 
 def relu_(self):
@@ -251,6 +356,9 @@ def relu_(self):
 
 
 def sigmoid_(self):
+    if not self.dtype.is_floating_point:
+        inplace.check_result(self, _dtype.get_default_dtype(), self.shape, "sigmoid_")
+
     def fast():
         self._data[...] = pw.Sigmoid.forward(None, self)
     return inplace.run_inplace(self, pw.Sigmoid, (), {}, fast, "sigmoid_")
@@ -271,7 +379,7 @@ def clamp_(self, min=None, max=None):  # noqa: A002
 
 
 class Fill(pw.Primitive):
-    _node_name = "FillBackward0"
+    _node_name = "FillBackward2"  # fill_(number); FillBackward3 is fill_(tensor), as PyTorch names them
     reads_input_in_backward = False
 
     @staticmethod
@@ -297,20 +405,32 @@ class Copy(pw.Primitive):
         return grad * 0, grad
 
 
-def fill_(self, value):
+class FillTensor(Fill):
+    _node_name = "FillBackward3"
+
+
+class Zero(Fill):
+    _node_name = "ZeroBackward0"
+
+
+def fill_(self, value, _cls=None):
+    """Write one value everywhere; allowed on an expanded tensor too (every element is that value)."""
+    cls = _cls or (FillTensor if isinstance(value, Tensor) else Fill)
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} "
                                "dimensions.")
         value = to_device_of(value, self._device).to(self.dtype)
+    else:
+        value = _dtype.checked_scalar(value, self.dtype)
 
     def fast():
         self._data.fill(value._data if isinstance(value, Tensor) else value)
-    return inplace.run_inplace(self, Fill, (value,), {}, fast, "fill_")
+    return inplace.run_inplace(self, cls, (value,), {}, fast, "fill_", overlap_ok=True)
 
 
 def zero_(self):
-    return fill_(self, 0)
+    return fill_(self, 0, Zero)
 
 
 def copy_(self, src, non_blocking=False):
@@ -333,24 +453,25 @@ def copy_(self, src, non_blocking=False):
     return inplace.run_inplace(self, Copy, (src,), {}, fast, "copy_")
 
 
-def uniform_(self, a=0.0, b=1.0, *, generator=None):
-    from ._factories import rand
-    with _no_grad():
-        r = rand(self.shape, dtype=self.dtype if self.dtype.is_floating_point else None, generator=generator)
-        r = r * (b - a) + a
-    return copy_(self, r)
-
-
-def normal_(self, mean=0.0, std=1.0, *, generator=None):
-    from ._factories import randn
-    with _no_grad():
-        r = randn(self.shape, dtype=self.dtype if self.dtype.is_floating_point else None, generator=generator)
-        r = r * std + mean
-    return copy_(self, r)
-
-
 def masked_fill_(self, mask, value):
-    return copy_(self, index.masked_fill(self, mask, value))
+    """Write `value` where `mask` is True. On an expanded tensor PyTorch allows it, with a warning."""
+    index.masked_fill(self.detach(), mask, value)  # the argument checks
+    mask = to_device_of(mask, self._device)
+    if isinstance(value, Tensor):
+        value = to_device_of(value, self._device).to(self.dtype)
+    else:
+        value = _dtype.checked_scalar(value, self.dtype)
+    if index._overlapping(self._data):
+        import warnings
+        warnings.warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+                      "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar",
+                      UserWarning, stacklevel=2)
+
+    def fast():
+        v = value._data if isinstance(value, Tensor) else value
+        self._device.xp.copyto(self._data, v, where=mask._data)
+    return inplace.run_inplace(self, index.MaskedFill, (value,), {"mask": mask._data}, fast, "masked_fill_",
+                               overlap_ok=True)
 
 
 def _no_grad():
@@ -358,16 +479,22 @@ def _no_grad():
     return no_grad()
 
 
-for _f in [relu_, sigmoid_, clamp_, fill_, zero_, copy_, uniform_, normal_, masked_fill_]:
+for _f in [relu_, sigmoid_, clamp_, fill_, zero_, copy_, masked_fill_]:  # the random ones: _random_fill.py
     _method(_f.__name__, _f)
 Tensor.clip_ = clamp_
 
 
+class _TInplace(views.Permute):
+    _node_name = "TBackward1"
+
+
 def t_(self):
-    """Transpose in place: the tensor object itself becomes its transposed view."""
-    v = self.t()
-    self._data = v._data
-    return self
+    """Transpose in place: the tensor object itself becomes its transposed view (an in-place op:
+    refused on a leaf that requires grad, version bumped), as PyTorch's t_()."""
+    from ._ops.shape_ops import _become
+    if self.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+    return _become(self, _TInplace, "t_", dims=tuple(range(self.ndim - 1, -1, -1)))
 
 
 Tensor.t_ = t_

@@ -30,7 +30,7 @@ class _Storage:
 
 class Tensor:
     # class-level defaults: a new tensor only sets what differs, which keeps ops cheap
-    requires_grad = False
+    _requires_grad = False  # read through `requires_grad`; the library's own hot paths read it directly
     _grad = None
     grad_fn = None
     _output_nr = 0
@@ -39,21 +39,16 @@ class Tensor:
     _accum_hooks = None  # hooks on a leaf's gradient, run before accumulation
     _retains_grad = False
     _no_grad_view = False  # a view taken under no_grad: may not be modified in place with grad mode on
+    _multi_view = None  # an output of split/unbind (or a view of one) in the graph: no in-place ops on it
     _seen_rebases = None  # for a view made by a view op: the storage's `rebases` its grad_fn reflects
     __array_priority__ = 1000  # so `ndarray + tensor` calls Tensor.__radd__
     __hash__ = object.__hash__  # tensors are hashed by identity, as in PyTorch
 
-    def __init__(self, *args, dtype=None, device=None, requires_grad=False):
-        """`Tensor(data)` copies data as float32 (legacy PyTorch constructor);
-        `Tensor(2, 3)` is an uninitialised 2x3 float tensor. Prefer minitorch.tensor()."""
-        from . import _factories as f
-        if len(args) == 1 and not isinstance(args[0], numbers.Integral):
-            t = f.tensor(args[0], dtype=dtype or _dtype.get_default_dtype(), device=device)
-        else:
-            t = f.empty(*args, dtype=dtype, device=device)
-        self._data, self._device, self._storage = t._data, t._device, t._storage
-        if requires_grad:
-            self.requires_grad_(True)
+    def __init__(self, *args, device=None):
+        """The legacy constructor, as PyTorch's: `Tensor([1, 2])` is a float32 copy of the data,
+        `Tensor(2, 3)` an uninitialised 2x3 float tensor, `Tensor(float32_array)` and `Tensor(t)`
+        share memory with their argument. Prefer minitorch.tensor()."""
+        self.__dict__.update(legacy_new(None, args, device).__dict__)
 
     @classmethod
     def _make(cls, data, device, storage=None, base=None):
@@ -201,6 +196,21 @@ class Tensor:
         self._grad = value
 
     @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        if value.__class__ is not bool:
+            raise RuntimeError("requires_grad must be a bool")
+        if self.grad_fn is not None:
+            raise RuntimeError(_NON_LEAF_FLAG if value else _NON_LEAF_FLAG + _NON_LEAF_HINT)
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError(f"only Tensors of floating point and complex dtype can require gradients (this one "
+                               f"is {self.dtype}; convert it first, e.g. t = t.float())")
+        self._requires_grad = value
+
+    @property
     def is_leaf(self):
         return self.grad_fn is None
 
@@ -218,22 +228,41 @@ class Tensor:
 
     @property
     def T(self):  # noqa: N802
-        if self.ndim > 2:
-            return self.permute(*range(self.ndim - 1, -1, -1))
-        return self.t() if self.ndim == 2 else self
+        """All dims reversed (a permute, as in PyTorch). Meant for matrices: on other tensors PyTorch
+        warns that it is deprecated (use .mT for batches of matrices, or permute)."""
+        if self._data.ndim == 2:
+            return _permute_cls().apply(self, dims=(1, 0))  # PermuteBackward0, as PyTorch records .T
+        warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+                  if self.ndim == 0 else
+                  "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+                  "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+                  "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+                  "tensor.")
+        return self.permute(tuple(range(self.ndim - 1, -1, -1)))
 
     @property
     def mT(self):  # noqa: N802
+        """The last two dims swapped: the transpose of each matrix in a batch."""
+        if self.ndim < 2:
+            if self.ndim == 0:
+                warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.")
+                return self.view(())
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.ndim}-D "
+                               "tensor.")
         return self.transpose(-2, -1)
 
     def is_floating_point(self):
         return self.dtype.is_floating_point
 
     def type(self, dtype=None):
+        """`t.type()` names the legacy type ('torch.FloatTensor'); `t.type(minitorch.LongTensor)`,
+        `t.type('torch.LongTensor')` or `t.type(minitorch.int64)` converts."""
         if dtype is None:
             prefix = "torch.cuda." if self.is_cuda else "torch."
             return f"{prefix}{self.dtype._short}Tensor"
-        return self.to(dtype)
+        if isinstance(dtype, str) and dtype.split(".")[-1] in LEGACY_TYPES:
+            dtype = LEGACY_TYPES[dtype.split(".")[-1]]
+        return self.to(getattr(dtype, "dtype", dtype) if isinstance(dtype, _LegacyTensorType) else dtype)
 
     def _type_name(self):
         return ("torch.cuda." if self.is_cuda else "torch.") + self.dtype._short + "Tensor"
@@ -326,7 +355,7 @@ class Tensor:
 
     def __deepcopy__(self, memo):
         out = self.detach().clone()
-        out.requires_grad = self.requires_grad
+        out._requires_grad = self._requires_grad
         if self.grad is not None:
             out.grad = self.grad.clone()
         memo[id(self)] = out
@@ -369,15 +398,13 @@ class Tensor:
     def requires_grad_(self, requires_grad=True):
         if not self.is_leaf:
             if not requires_grad:
-                raise RuntimeError(
-                    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
-                    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
+                raise RuntimeError(_NON_LEAF_FLAG + _NON_LEAF_HINT)
             return self
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(
                 f"only Tensors of floating point dtype can require gradients (this one is {self.dtype}; "
                 "convert it first, e.g. t = t.float())")
-        self.requires_grad = bool(requires_grad)
+        self._requires_grad = bool(requires_grad)
         return self
 
     def detach(self):
@@ -397,7 +424,7 @@ class Tensor:
         if self._base is not None and self._base.requires_grad:
             raise RuntimeError("Can't detach views in-place. Use detach() instead.")
         self.grad_fn = None
-        self.requires_grad = False
+        self._requires_grad = False
         return self
 
     def retain_grad(self):
@@ -438,14 +465,20 @@ class Tensor:
     # ---- copies ------------------------------------------------------------------------
     def clone(self, *, memory_format=None):
         from ._ops.convert import clone
-        return clone(self)
+        return clone(self, memory_format=memory_format)
 
     def contiguous(self, memory_format=None):
-        return self if self.is_contiguous() else self.clone()
+        from ._ops.convert import clone
+        return self if self.is_contiguous() else clone(self, memory_format=contiguous_format)
 
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-        from ._factories import tensor
-        return tensor(data, dtype=dtype or self.dtype, device=device or self._device, requires_grad=requires_grad)
+        from ._factories import copy_construct_warning, tensor
+        import warnings
+        copy_construct_warning(data, "tensor.new_tensor(sourceTensor)")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # warned once above, in new_tensor's words
+            return tensor(data, dtype=dtype or self.dtype, device=device or self._device,
+                          requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
         from ._factories import zeros
@@ -463,6 +496,95 @@ class Tensor:
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
         from ._factories import empty
         return empty(*size, dtype=dtype or self.dtype, device=device or self._device, requires_grad=requires_grad)
+
+
+class memory_format:
+    """How a new tensor lays out its elements: `contiguous_format` (row-major), `preserve_format`
+    (like the tensor it copies: the default of clone, .to() and the *_like factories)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"minitorch.{self.name}"
+
+
+contiguous_format, preserve_format = memory_format("contiguous_format"), memory_format("preserve_format")
+memory_format.__module__ = "minitorch"
+
+_PERMUTE = None
+
+
+def _permute_cls():
+    global _PERMUTE  # bound on first use: the op modules import this one
+    if _PERMUTE is None:
+        from ._ops.views import Permute
+        _PERMUTE = Permute
+    return _PERMUTE
+
+
+_WARNED = set()
+
+
+def warn_once(message, category=UserWarning):
+    """PyTorch's deprecation warnings about a call (x.T on a 3-D tensor, ...) come once per process."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        import warnings
+        warnings.warn(message, category, stacklevel=3)
+
+
+def legacy_new(dt, args, device):
+    """What `Tensor(...)` and the typed constructors (`FloatTensor(...)`, ...) build: no argument,
+    an empty tensor; sizes, an uninitialised one; a tensor or a NumPy array already of the dtype,
+    one sharing its memory; other data, a copy converted to the dtype (float32 for Tensor)."""
+    from . import _factories as f
+    want = dt or _dtype.get_default_dtype()
+    if not args:
+        return f.empty(0, dtype=want, device=device)
+    first = args[0]
+    if len(args) == 1 and isinstance(first, Tensor):
+        if dt is not None and first.dtype is not dt:
+            raise TypeError(f"expected {dt._short}Tensor (got {first.dtype._short}Tensor): convert it first, "
+                            f"e.g. t.to({dt!r})")
+        return first[...]  # an alias of the same memory (AliasBackward0 when it requires grad)
+    if all(isinstance(a, numbers.Integral) and not isinstance(a, bool) for a in args) or (
+            len(args) == 1 and isinstance(first, Size)):
+        return f.empty(*args, dtype=want, device=device)
+    if len(args) > 1:
+        raise TypeError(f"new(): expected sizes (ints) or one sequence of data, got {len(args)} arguments "
+                        f"of types {', '.join(type(a).__name__ for a in args)}")
+    if isinstance(first, np.ndarray) and _dtype._FROM_NP.get(first.dtype) is want and (
+            device is None or _dev.resolve(device).type == "cpu"):
+        return f.from_numpy(first)
+    if not isinstance(first, (list, tuple, np.ndarray)) and not hasattr(first, "__cuda_array_interface__"):
+        raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
+    return f.tensor(first, dtype=want, device=device)
+
+
+class _LegacyTensorType(type):
+    """`minitorch.FloatTensor` and friends: calling one builds a Tensor of its dtype, and
+    `isinstance(t, FloatTensor)` asks for that dtype, as in PyTorch (their instances are Tensors)."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj._device.type == "cpu"
+
+    def __call__(cls, *args, device=None):
+        return legacy_new(cls.dtype, args, device)
+
+
+def _legacy_types():
+    return {f"{d._short}Tensor": _LegacyTensorType(f"{d._short}Tensor", (), {
+        "dtype": d, "is_cuda": False, "__module__": "minitorch", "__doc__": f"A Tensor of dtype {d!r} (legacy)."})
+        for d in _dtype.ALL}
+
+
+LEGACY_TYPES = _legacy_types()
+
+
+_NON_LEAF_FLAG = "you can only change requires_grad flags of leaf variables."
+_NON_LEAF_HINT = (" If you want to use a computed variable in a subgraph that doesn't require differentiation use "
+                  "var_no_grad = var.detach().")
 
 
 class _RemovableHandle:
@@ -525,3 +647,6 @@ def _parse_to(t, args, kwargs):
 
 
 _ = STATE  # imported for the op modules that extend Tensor
+
+# The public name, so that the class prints as <class 'minitorch.Tensor'> (PyTorch: torch.Tensor)
+Tensor.__module__ = "minitorch"

@@ -9,6 +9,7 @@ Instructors:  python -m minitorch_course.release            (solutions/ -> exerc
 from __future__ import annotations
 
 from .check import CheckFailed, CheckResult, Question, load_exercise
-from .progress import show_progress
+from .progress import export_progress, import_progress, show_progress
 
-__all__ = ["CheckFailed", "CheckResult", "Question", "load_exercise", "show_progress"]
+__all__ = ["CheckFailed", "CheckResult", "Question", "export_progress", "import_progress", "load_exercise",
+           "show_progress"]

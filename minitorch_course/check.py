@@ -7,22 +7,26 @@
     q1.solution()     # a reference answer (you asked for it)
 
 check() finds your function by name in the notebook, calls it on the question's inputs and
-compares each result with the reference, exactly as the grader does (same inputs, same
-comparison). When it does not pass it raises CheckFailed, an AssertionError that Jupyter shows
-as the message alone; that is also how nbgrader sees a failed test cell.
+compares each result with the reference, exactly as the grader does: the same inputs, the same
+comparison, the same verdict (spec.decide), and the same rules on how the answer is written
+(grading/rules.py, reading the cells you ran as the grader reads the cells you hand in). When it
+does not pass it raises CheckFailed, an AssertionError that Jupyter shows as the message alone;
+that is also how nbgrader sees a failed test cell.
 """
 from __future__ import annotations
 
 import html
 import inspect
+import linecache
 import sys
 import textwrap
 from dataclasses import dataclass, field
 
 from . import progress
+from .grading import rules
 from .grading.harness import ForbiddenCallError, forbid_calls
-from .spec import (CaseOutcome, Exercise, QuestionSpec, Raised, expected_outcome, judge,
-                   live_function_defs, python_loops, run_in_process)
+from .notebook import python_code
+from .spec import CaseOutcome, Exercise, QuestionSpec, decide, expected_outcome, judge, run_in_process
 
 STATUSES = ("correct", "incorrect", "not_attempted", "missing")
 
@@ -126,44 +130,58 @@ class Question:
                                [f"{name} is a {type(fn).__name__}; define it with `def {name}(...):`"])
         case_list = s.cases(cases, random, seed)
         expected = [expected_outcome(s.reference, _copy(c.args), s.raises) for c in case_list]
-        forbidden = []
-        restore = forbid_calls(self.exercise.forbidden_calls, forbidden.append)
+        called = []
+        restore = forbid_calls(self.exercise.forbidden_calls, called.append)
         try:
             actual = [run_in_process(fn, c.args) for c in case_list]
         finally:
             restore()
         outcomes = [judge(s, c, e, a) for c, e, a in zip(case_list, expected, actual)]
-        loops = python_loops(live_function_defs(fn, name), name) if s.no_loops else []
-        return self._verdict(outcomes, forbidden, loops)
+        return self._verdict(outcomes, sorted(set(called)), self.static_violations(fn))
 
-    def _verdict(self, outcomes, forbidden, loops=()):
+    def static_violations(self, fn):
+        """The rules on how the answer is written that the learner's code breaks, read from the
+        cells they ran (as the grader reads the cells they hand in)."""
+        program, name, in_notebook = _learner_program(fn, self.spec.written)
+        if program is None:
+            return []
+        r = rules.Rules.of(self.exercise, self.spec)
+        if not in_notebook:  # a test or a script of the course itself may build on the course package
+            r = rules.Rules(r.calls, r.imports, r.no_loops, trusted=("minitorch_course",))
+        return rules.violations(program, name, r, defined_here=in_notebook)
+
+    def _verdict(self, outcomes, called=(), static=()):
         s, name = self.spec, self.spec.function
         total = len(outcomes)
         passed = sum(o.ok for o in outcomes)
         failures = [o for o in outcomes if not o.ok]
         hint = (f"Stuck? {s.id}.hint() gives a hint ({len(s.hints)} in all); "
                 f"{s.id}.solution() shows an answer.")
-        if failures and all(isinstance(o.actual, Raised) and o.actual.type == "NotImplementedError"
-                            for o in failures) and passed == 0:
+        status = decide(outcomes, total, [*called, *(v for v in static if v.kind != "import")],
+                        [v for v in static if v.kind == "import"])
+        first = [failures[0].reason] if failures else []
+        if status == "forbidden":
+            loops = [v.text for v in static if v.kind == "loop"]
+            others = [v.text for v in static if v.kind != "loop"]
+            if loops and not called and not others:
+                return CheckResult(
+                    s.id, name, "incorrect", f"✘ {s.id}: {name} loops in Python: {loops[0]}",
+                    [*first, *(f"also {w}" for w in loops[1:3]),
+                     "Here the loop must run inside NumPy: whole-array operations, broadcasting and "
+                     "reductions (axis=...), no for/while, comprehension, map() or recursion.", hint],
+                    passed, total, failures)
+            reasons = ([f"uses {', '.join(called[:3])}"] if called else []) + others + loops
+            return CheckResult(
+                s.id, name, "incorrect", f"✘ {s.id}: {name} {reasons[0]}",
+                [*first, *(f"also: {r}" for r in reasons[1:4]),
+                 f"Not allowed here: {self.exercise.forbidden_reason or 'see the exercise text'}.", hint],
+                passed, total, failures, list(called))
+        if status == "not_attempted":
             return CheckResult(s.id, name, "not_attempted", f"· {s.id}: {name} is not written yet",
                                [f"Replace `raise NotImplementedError(...)` in {name} with your code, "
                                 "run that cell, then run this one again.", hint], 0, total, failures)
-        if forbidden:
-            used = sorted(set(forbidden))
-            return CheckResult(
-                s.id, name, "incorrect", f"✘ {s.id}: {name} uses {', '.join(used[:3])}",
-                [f"Not allowed here: {self.exercise.forbidden_reason or 'see the exercise text'}.",
-                 hint], passed, total, failures, used)
-        if loops:
-            return CheckResult(
-                s.id, name, "incorrect", f"✘ {s.id}: {name} loops in Python: {loops[0]}",
-                [*(f"also {w}" for w in loops[1:3]),
-                 "Here the loop must run inside NumPy: whole-array operations, broadcasting and "
-                 "reductions (axis=...), no for/while, comprehension or recursion.", hint],
-                passed, total, failures)
-        if failures:
-            first = failures[0]
-            details = [first.reason]
+        if status != "correct":
+            details = list(first)
             if len(failures) > 1:
                 details.append(f"({len(failures)} of {total} cases fail; this is the first.)")
             details.append(hint)
@@ -203,6 +221,34 @@ class Question:
 def _copy(args):
     from .spec import decode_plain_copy
     return tuple(decode_plain_copy(a) for a in args)
+
+
+def _history():
+    """The cells run so far in this IPython session, in the order they ran (None outside one)."""
+    try:
+        from IPython import get_ipython
+        ip = get_ipython()
+        return list(ip.history_manager.input_hist_raw[1:]) if ip is not None else None
+    except (ImportError, AttributeError):
+        return None
+
+
+def _learner_program(fn, written):
+    """(Program, target, in a notebook?) to read for the learner's code: the cells run in this
+    notebook, as the grader reads the submitted ones; outside a notebook, the file fn was written
+    in, with target the name written there or fn's own definition. Program None: no source."""
+    cells = _history()
+    if cells:
+        return rules.Program([python_code(c)[0] for c in cells]), written, True
+    code = getattr(fn, "__code__", None)
+    text = "".join(linecache.getlines(code.co_filename)) if code is not None else ""
+    if not text:
+        return None, None, False
+    program = rules.Program([python_code(text)[0]], trusted=[0])  # a module: only what fn reaches counts
+    if fn.__name__ != written and program.bindings(written):
+        return program, written, False  # a driver, and the learner's class it runs, in one file
+    own = program.definition_of(code)
+    return (program, own, False) if own is not None else (None, None, False)
 
 
 class ExerciseHandle(tuple):

@@ -40,8 +40,9 @@ class NotebookError(ValueError):
 def parse_notebook(data: bytes | str) -> dict:
     """JSON -> notebook dict, checking only what we rely on. Raises NotebookError."""
     if isinstance(data, bytes):
+        encoding = json.detect_encoding(data)  # UTF-8, or UTF-16/32 as some editors save it
         try:
-            data = data.decode("utf-8-sig")
+            data = data.decode("utf-8-sig" if encoding == "utf-8" else encoding)
         except UnicodeDecodeError as e:
             raise NotebookError(f"not UTF-8 text ({e.reason} at byte {e.start})") from None
     try:
@@ -50,6 +51,8 @@ def parse_notebook(data: bytes | str) -> dict:
         raise NotebookError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     except RecursionError:
         raise NotebookError("not valid notebook JSON: nested too deeply") from None
+    except ValueError as e:  # e.g. an integer of thousands of digits
+        raise NotebookError(f"not valid notebook JSON: {e}"[:200]) from None
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
         raise NotebookError("valid JSON, but not a Jupyter notebook (no list of cells)")
     for i, cell in enumerate(nb["cells"]):
@@ -59,9 +62,7 @@ def parse_notebook(data: bytes | str) -> dict:
             cell_source(cell)
         except NotebookError as e:
             raise NotebookError(f"cell {i}: {e}") from None
-        if "metadata" in cell and not isinstance(cell["metadata"], dict):
-            raise NotebookError(f"cell {i}: metadata is not an object")
-    return nb
+    return nb  # a cell's metadata that is not an object reads as none (see nbgrader())
 
 
 def cell_source(cell) -> str:
@@ -89,6 +90,60 @@ def exercise_name(nb):
     mt = meta.get("minitorch") if isinstance(meta, dict) else None
     name = mt.get("exercise") if isinstance(mt, dict) else None
     return name if isinstance(name, str) else None
+
+
+# ---- a code cell as plain Python: what the grader runs, and what check() reads -------------------
+# IPython syntax a learner leaves in a cell. Timing and profiling magics run their code (once);
+# cell magics of other languages are not Python, so their cell is not run; every other magic,
+# shell escape (`!pip ...`) and help query (`np.sum?`) is skipped. Each gets a note.
+RUNS_ITS_CODE = ("time", "timeit", "prun", "capture")
+_LINE_MAGIC = re.compile(r"^%(time|timeit|prun)\b\s*(.*)$")
+_TIMEIT_OPTION = re.compile(r"^(-[nrp]\s*\d+(\.\d+)?|-[tcqo])(\s+|$)")
+_HELP = re.compile(r"^(\?{1,2}[\w.]+|[\w.]+\?{1,2})$")
+_ASSIGN_SHELL = re.compile(r"^([A-Za-z_]\w*)\s*=\s*[!%]")
+
+
+def _statement_of(rest):
+    """The Python statement after `%timeit -n 10 -r 3`: its options dropped."""
+    rest = rest.strip()
+    while (m := _TIMEIT_OPTION.match(rest)) is not None:
+        rest = rest[m.end():]
+    return rest
+
+
+def python_code(source: str) -> tuple[str, list[str]]:
+    """A code cell's source as the Python it runs, with IPython syntax handled as the comment
+    above says; line numbers are kept. Returns (code, notes: one per thing skipped)."""
+    text = source.replace("\r\n", "\n").replace("\r", "\n")
+    lines, notes = text.split("\n"), []
+    head = lines[0].strip()
+    if head.startswith("%%"):
+        magic, _, rest = head[2:].partition(" ")
+        if magic not in RUNS_ITS_CODE:
+            return "", [f"a `%%{magic}` cell is not Python: it was not run"]
+        lines[0] = _statement_of(rest) if magic == "timeit" else ""  # %%timeit's setup line
+        notes.append(f"`%%{magic}` was skipped: the cell's code ran once, without it")
+    try:
+        ast.parse("\n".join(lines))
+        return "\n".join(lines), notes  # plain Python (a `%` or `?` inside it is Python's own)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        pass
+    out = []
+    for line in lines:
+        stripped = line.lstrip()
+        indent = line[:len(line) - len(stripped)]
+        if (m := _LINE_MAGIC.match(stripped)) is not None:
+            out.append(indent + (_statement_of(m.group(2)) or "pass"))
+            notes.append(f"`%{m.group(1)}` was skipped: its statement ran once, without it")
+        elif stripped.startswith(("%", "!")) or _HELP.match(stripped):
+            out.append(f"{indent}pass  # {stripped}")
+            notes.append(f"`{stripped[:60]}` was skipped (IPython syntax, not Python)")
+        elif (m := _ASSIGN_SHELL.match(stripped)) is not None:
+            out.append(f"{indent}{m.group(1)} = []  # {stripped}")
+            notes.append(f"`{stripped[:60]}` was skipped (IPython syntax, not Python)")
+        else:
+            out.append(line)
+    return "\n".join(out), list(dict.fromkeys(notes))
 
 
 # ---- the two transforms ------------------------------------------------------------------------
@@ -264,6 +319,31 @@ def expected_failures(cells) -> list[int]:
     return out
 
 
+# grade_ids of the cells release adds; they are the instructor's, like the setup cell, and a
+# grader should never run them (they install the course on Colab and show progress)
+ADDED_CELLS = ("colab_badges", "colab_setup", "progress_line")
+
+
+def _locked(cell_type, grade_id, source):
+    cell = {"cell_type": cell_type, "id": grade_id, "source": source, "metadata": {"nbgrader": {
+        "grade": False, "grade_id": grade_id, "locked": True, "schema_version": 3, "solution": False,
+        "task": False}}}
+    if cell_type == "code":
+        cell.update(outputs=[], execution_count=None)
+    return cell
+
+
+def _add_learner_cells(cells, name):
+    """What every released exercise opens with: the Colab and Binder badges, the Colab-only
+    install cell (before the setup cell imports the course), and, after the setup cell, the
+    one-line progress summary."""
+    from . import links
+    setup = next((i for i, c in enumerate(cells) if c.get("cell_type") == "code"), len(cells) - 1)
+    cells.insert(setup + 1, _locked("code", "progress_line", f'show_progress("{name}")  # show_progress(): the whole table'))
+    cells.insert(setup, _locked("code", "colab_setup", links.colab_install_cell()))
+    cells.insert(0, _locked("markdown", "colab_badges", links.badges(f"exercises/{name}.ipynb")))
+
+
 def release(nb: dict, name: str, source_path: str = "") -> dict:
     """solutions notebook -> exercise notebook (a new dict; the input is not changed)."""
     out = copy.deepcopy(nb)
@@ -297,6 +377,7 @@ def release(nb: dict, name: str, source_path: str = "") -> dict:
         tags = list(tags) if isinstance(tags, list) else []
         if RAISES_TAG not in tags:
             cell["metadata"]["tags"] = tags + [RAISES_TAG]
+    _add_learner_cells(out["cells"], name)
     meta = out.setdefault("metadata", {})
     meta["minitorch"] = {
         "exercise": name,

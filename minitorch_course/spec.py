@@ -3,21 +3,19 @@
 An exercise module (minitorch_course/exercises/*.py) defines `EXERCISE = Exercise(...)`.
 The same objects serve the learner's `q1.check()` (in the notebook's own process) and the
 grader (which computes expected values in its own process and compares them with the plain
-data a sandboxed submission sent back). Nothing here runs submitted code except `run_cases`,
-which the in-notebook check calls on the learner's own function.
+data a sandboxed submission sent back). Nothing here runs submitted code except
+`run_in_process`, which the in-notebook check calls on the learner's own function.
 """
 from __future__ import annotations
 
 import ast
-import inspect
 import math
 import random
-import textwrap
-import types
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .grading.harness import ForbiddenCallError, encode
+from .notebook import python_code
 
 
 # ---------------------------------------------------------------------------------------
@@ -68,16 +66,31 @@ class _Malformed(Exception):
     pass
 
 
+def _text(v, limit):
+    """A string that came from a submission, safe to write anywhere (lone surrogates escaped)."""
+    return str(v)[:limit].encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def decode(e, depth=0):
     """Decode untrusted tagged data (see harness.encode) into Python values. Anything that is
     not well formed becomes a Foreign('<malformed result>'), never an exception."""
     try:
         return _decode(e, depth)
-    except (_Malformed, KeyError, TypeError, ValueError, RecursionError):
+    except (_Malformed, KeyError, TypeError, ValueError, AttributeError, RecursionError):
         return Foreign("<malformed result>", "<malformed result>")
 
 
-def _decode(e, depth):
+def _items(e, t):
+    items = e["v"]
+    if not isinstance(items, list):
+        raise _Malformed
+    n = e.get("len", len(items))
+    if type(n) is not int:
+        raise _Malformed
+    return items, n
+
+
+def _decode(e, depth):  # noqa: C901 - one branch per tag
     if depth > 40 or not isinstance(e, dict):
         raise _Malformed
     t = e.get("t")
@@ -101,47 +114,97 @@ def _decode(e, depth):
             raise _Malformed
         return float(v)
     if t == "str":
-        if type(e["v"]) is not str:
+        v, n = e["v"], e.get("len", None)
+        if type(v) is not str or (n is not None and type(n) is not int):
             raise _Malformed
-        return e["v"]
+        if n is not None and n != len(v):
+            return Foreign("str", f"<a str of {n} characters, too long to send>")
+        return _text(v, len(v))
     if t in ("tuple", "list"):
-        items = e["v"]
-        if not isinstance(items, list):
-            raise _Malformed
+        items, n = _items(e, t)
         vals = [_decode(i, depth + 1) for i in items]
-        if e.get("len", len(items)) != len(items):
-            return Foreign(t, f"<a {t} of {e['len']} items>")
+        if n != len(items):
+            return Foreign(t, f"<a {t} of {n} items, too many to send>")
         return tuple(vals) if t == "tuple" else vals
     if t == "dict":
+        pairs, n = _items(e, t)
         out = {}
-        for kv in e["v"]:
-            k, v = kv
-            k = _decode(k, depth + 1)
+        for kv in pairs:
+            if not isinstance(kv, list) or len(kv) != 2:
+                raise _Malformed
+            k = _decode(kv[0], depth + 1)
             try:
-                out[k] = _decode(v, depth + 1)
+                out[k] = _decode(kv[1], depth + 1)
             except TypeError:
                 raise _Malformed from None
+        if n != len(pairs) or len(out) != len(pairs):
+            return Foreign("dict", f"<a dict of {n} items>")
         return out
     if t == "np":
         inner = _decode(e["v"], depth + 1)
-        name = str(e["type"])[:80]
+        name = _text(e["type"], 80)
         return Foreign(name, f"{name.split('.')[-1]}({inner!r})", inner)
     if t == "obj":
-        return Foreign(str(e["type"])[:80], str(e["repr"])[:300])
+        return Foreign(_text(e["type"], 80), _text(e["repr"], 300))
     if t == "array":
-        shape = tuple(e["shape"])
-        if not all(type(n) is int for n in shape):
-            raise _Malformed
-        return Array(str(e["kind"])[:10], str(e["dtype"])[:20], shape,
-                     _decode(e["v"], depth + 1) if "v" in e else None)
+        return _decode_array(e)
     if t == "deep":
         return Foreign("nested value", "<nested too deeply>")
+    if t == "big":
+        return Foreign("value", "<a value too large to send>")
     if t == "raised":
         err = e["error"]
-        return Raised(str(err.get("type", "?"))[:100], str(err.get("message", ""))[:500],
-                      err.get("cell") if isinstance(err.get("cell"), str) else None,
+        if not isinstance(err, dict):
+            raise _Malformed
+        return Raised(_text(err.get("type", "?"), 100), _text(err.get("message", ""), 500),
+                      _text(err["cell"], 80) if isinstance(err.get("cell"), str) else None,
                       err.get("line") if type(err.get("line")) is int else None)
     raise _Malformed
+
+
+_ARRAY_LEAVES = {"b": (bool,), "i": (int,), "u": (int,), "f": (float, int)}
+
+
+def _decode_array(e):
+    """An Array, only when it is exactly what it claims: a shape of natural numbers and, when
+    values came, exactly prod(shape) of them, each of a type the dtype can hold."""
+    shape = e["shape"]
+    if not isinstance(shape, list) or not all(type(n) is int and n >= 0 for n in shape) or len(shape) > 64:
+        raise _Malformed
+    kind, dtype = _text(e["kind"], 10), _text(e["dtype"], 20)
+    if kind not in ("ndarray", "tensor"):
+        raise _Malformed
+    if "flat" not in e:
+        return Array(kind, dtype, tuple(shape), None)
+    flat = e["flat"]
+    if not isinstance(flat, list) or len(flat) != math.prod(shape):
+        raise _Malformed
+    leaves = _ARRAY_LEAVES.get(_dtype_kind(dtype), ())
+    if not all(type(v) in leaves for v in flat):
+        raise _Malformed
+    return Array(kind, dtype, tuple(shape), _nest(flat, shape))
+
+
+def _dtype_kind(dtype):
+    if dtype == "bool":
+        return "b"
+    if dtype.startswith("uint"):
+        return "u"
+    if dtype.startswith("int"):
+        return "i"
+    if dtype.startswith(("float", "bfloat", "half", "double")):
+        return "f"
+    return "?"
+
+
+def _nest(flat, shape):
+    """Row-major nested lists of the given shape (a scalar for shape ())."""
+    if not shape:
+        return flat[0]
+    if len(shape) == 1:
+        return list(flat)
+    step = math.prod(shape[1:])
+    return [_nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
 
 
 # ---------------------------------------------------------------------------------------
@@ -167,32 +230,52 @@ def kind(v):
 
 def compare_values(expected, actual, where=""):
     """None when actual equals expected with exactly the same types; else a reason.
-    Arrays and tensors: same kind, shape and dtype, values equal within float tolerance."""
+    Every container is compared by length (or keys) first, then item by item; arrays and
+    tensors by kind, shape and dtype, then each value (floats within a tolerance)."""
+    here = where or "the result"
     if isinstance(expected, Array):
-        return _compare_arrays(expected, actual, where or "the result")
+        return _compare_arrays(expected, actual, here)
     if isinstance(actual, Foreign):
         hint = ""
         if actual.type.startswith("numpy.") and type(expected) in (int, float, bool):
             hint = f"; convert it with {type(expected).__name__}(...)"
-        return f"{where or 'the result'} is {kind(actual)}, expected {kind(expected)}{hint}"
+        return f"{here} is {kind(actual)}, expected {kind(expected)}{hint}"
     if type(actual) is not type(expected):
-        return f"{where or 'the result'} is {kind(actual)}, expected {kind(expected)}"
+        return f"{here} is {kind(actual)}, expected {kind(expected)}"
     if type(expected) in (tuple, list):
         if len(actual) != len(expected):
-            return (f"{where or 'the result'} has {len(actual)} items, expected {len(expected)}")
-        for i, (e, a) in enumerate(zip(expected, actual)):
-            r = compare_values(e, a, f"{where or 'the result'}[{i}]")
+            return f"{here} has {len(actual)} items, expected {len(expected)}"
+        for i in range(len(expected)):
+            r = compare_values(expected[i], actual[i], f"{here}[{i}]")
             if r:
                 return r
         return None
+    if type(expected) is dict:
+        return _compare_dicts(expected, actual, here, compare_values)
     if type(expected) is float:
         if math.isnan(expected) and math.isnan(actual):
             return None
         if math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-12):
             return None
-        return f"{where or 'the result'} is {actual!r}, expected {expected!r}"
+        return f"{here} is {actual!r}, expected {expected!r}"
     if actual != expected:
-        return f"{where or 'the result'} is {show(actual)}, expected {show(expected)}"
+        return f"{here} is {show(actual)}, expected {show(expected)}"
+    return None
+
+
+def _compare_dicts(expected, actual, here, compare):
+    """Same keys (each of the same type), then the values, key by key."""
+    theirs = {(type(k), k): k for k in actual}
+    missing = [k for k in expected if (type(k), k) not in theirs]
+    if missing:
+        return f"{here} has no key {show(missing[0])}"
+    extra = [k for k in actual if (type(k), k) not in {(type(e), e) for e in expected}]
+    if extra or len(actual) != len(expected):
+        return f"{here} has a key {show(extra[0]) if extra else '?'} that it should not have"
+    for k in expected:
+        r = compare(expected[k], actual[theirs[(type(k), k)]], f"{here}[{k!r}]")
+        if r:
+            return r
     return None
 
 
@@ -214,9 +297,12 @@ def _compare_arrays(expected, actual, where):
     if actual.dtype != expected.dtype:
         return f"{where} has dtype {actual.dtype}, expected {expected.dtype}"
     if actual.values is None or expected.values is None:
-        return None if actual.values is expected.values else f"{where}: values too large to compare"
-    for i, (e, a) in enumerate(zip(_flat(expected.values), _flat(actual.values))):
-        if isinstance(e, float) and isinstance(a, (float, int)):
+        return f"{where}: its values are too many to compare ({math.prod(expected.shape)} elements)"
+    want, got = list(_flat(expected.values)), list(_flat(actual.values))
+    if len(want) != len(got) or len(want) != math.prod(expected.shape):
+        return f"{where} has {len(got)} values, expected {len(want)}"
+    for i, (e, a) in enumerate(zip(want, got)):
+        if type(e) is float and type(a) in (float, int):
             if (math.isnan(e) and math.isnan(a)) or math.isclose(a, e, rel_tol=1e-5, abs_tol=1e-8):
                 continue
         elif type(a) is type(e) and a == e:
@@ -311,7 +397,8 @@ class Exercise:
 
 
 # ---------------------------------------------------------------------------------------
-# Python-level loops: a static check of source text (nothing is executed)
+# Python-level loops, syntactically (the rules the grader and check() apply are in
+# grading/rules.py, which also sees map(), recursion through several functions, and more)
 # ---------------------------------------------------------------------------------------
 _LOOPS = {ast.For: "a for loop", ast.AsyncFor: "a for loop", ast.While: "a while loop",
           ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
@@ -319,14 +406,10 @@ _LOOPS = {ast.For: "a for loop", ast.AsyncFor: "a for loop", ast.While: "a while
 
 
 def _parse_cell(source):
-    """A cell's module AST (IPython magics and shell escapes commented out), or None."""
-    lines = source.split("\n")
-    if lines and lines[0].lstrip().startswith("%%"):
-        return None
-    text = "\n".join(("# " + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in lines)
+    """A cell's module AST (IPython syntax handled as the grader does), or None."""
     try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError):
+        return ast.parse(python_code(source)[0])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 
@@ -342,32 +425,6 @@ def function_defs(sources) -> dict:
                 for t in node.targets:
                     if isinstance(t, ast.Name):
                         defs[t.id] = node.value
-    return defs
-
-
-def live_function_defs(fn, name) -> dict:
-    """function_defs for a live function (the learner's, in the notebook): its source under
-    `name`, and the source of every function of the same module it refers to, transitively."""
-    defs, todo = {}, [(name, fn)]
-    while todo:
-        key, f = todo.pop()
-        if key in defs or not isinstance(f, types.FunctionType):
-            continue
-        try:
-            tree = ast.parse(textwrap.dedent(inspect.getsource(f)))
-        except (OSError, TypeError, SyntaxError, IndentationError):
-            continue
-        node = tree.body[0] if tree.body else None
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
-            node = node.value  # `f = lambda ...`: its source line is that assignment
-        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue  # nothing we can read
-        defs[key] = node
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Name) and sub.id not in defs:
-                g = f.__globals__.get(sub.id)
-                if isinstance(g, types.FunctionType) and g.__module__ == f.__module__:
-                    todo.append((sub.id, g))
     return defs
 
 
@@ -434,6 +491,28 @@ def judge(q: QuestionSpec, case: Case, expected, actual) -> CaseOutcome:
     tail = "" if plain else f": {why}"
     return CaseOutcome(case, False, f"{call} returned {show(actual)}, expected {show(expected)}"
                        f"{tail}", expected, actual)
+
+
+def decide(outcomes, total, forbidden=(), imports=()) -> str:
+    """The verdict on a question from its compared cases, the one rule check() and the grader
+    share: "forbidden" (a rule on how to write it was broken), "not_attempted" (every case
+    raised NotImplementedError), "incorrect", "incomplete" (fewer cases compared than there
+    are), or "correct": every one of the `total` cases compared and matched. `imports`: uses of
+    modules that may not be imported, which make the code fail where it is graded; they make
+    an answer "forbidden" only when nothing else was wrong with it."""
+    if forbidden:
+        return "forbidden"
+    failures = [o for o in outcomes if not o.ok]
+    if failures and len(failures) == len(outcomes) and all(
+            isinstance(o.actual, Raised) and o.actual.type == "NotImplementedError" for o in failures):
+        return "not_attempted"
+    if failures:
+        return "incorrect"
+    if imports:
+        return "forbidden"
+    if len(outcomes) != total or total == 0:
+        return "incomplete"
+    return "correct"
 
 
 def run_in_process(fn, args):

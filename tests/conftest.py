@@ -33,3 +33,36 @@ def _restore_global_state():
     minitorch.set_default_dtype(dtype)
     _printing.PRECISION, _printing.THRESHOLD, _printing.EDGEITEMS, _printing.LINEWIDTH = opts
     minitorch.set_grad_enabled(grad)
+
+
+# ---- running the library's tests on another device ---------------------------------------------
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--record-cupy-usage", metavar="PATH", default=None,
+        help="run every tensor made without device= on the recording device (tests/_recording_backend.py) "
+             "and write what the library asked of the array module to PATH (JSON); tests/test_cupy_api.py "
+             "runs this")
+    parser.addoption(
+        "--default-device", metavar="DEVICE", default=None,
+        help="make every tensor made without device= live on DEVICE (e.g. cuda, on a GPU machine); tests "
+             "that assume the CPU (printing, memory shared with NumPy) fail there, the rest check the device")
+
+
+def pytest_configure(config):
+    if config.getoption("--record-cupy-usage"):
+        import _recording_backend
+        _recording_backend.install()
+        # coverage of ops, not of examples: a few examples per property test is enough here
+        settings.register_profile("recording", parent=settings.get_profile("minitorch"), max_examples=8)
+        settings.load_profile("recording")
+    elif config.getoption("--default-device"):
+        import _recording_backend
+        _recording_backend.make_default(minitorch.device(config.getoption("--default-device")))
+
+
+def pytest_sessionfinish(session):
+    path = session.config.getoption("--record-cupy-usage", default=None)
+    if path:
+        import _recording_backend
+        _recording_backend.LOG.dump(path)

@@ -169,3 +169,31 @@ def test_requires_grad_flag():
     assert not y.is_leaf and y.requires_grad and y.grad_fn is not None
     with pytest.raises(RuntimeError, match="leaf variables"):
         y.requires_grad_(False)
+
+
+def test_a_device_never_equals_a_string():
+    d = mt.ones(1).device
+    assert d != "cpu" and not (d == "cpu")
+    assert d == mt.device("cpu") and d.type == "cpu" and str(d) == "cpu"
+
+
+def test_classes_print_with_the_package_name():
+    assert repr(mt.Tensor) == "<class 'minitorch.Tensor'>" and repr(mt.Size) == "<class 'minitorch.Size'>"
+    assert repr(mt.dtype) == "<class 'minitorch.dtype'>" and repr(mt.device) == "<class 'minitorch.device'>"
+
+
+def test_backends_probes():
+    import minitorch.backends.cudnn as cudnn
+    assert mt.backends.mps.is_available() is False and cudnn.is_available() is False
+    cudnn.benchmark = True  # accepted, and changes nothing
+    cudnn.benchmark = False
+
+
+def test_out_writes_into_the_given_tensor():
+    o = mt.empty(2, 3)
+    r = mt.add(mt.ones(2, 3), 1, out=o)
+    assert r is o and o.tolist() == [[2.0] * 3] * 2 and o._version == 1
+    with pytest.raises(RuntimeError, match="functions with out=... arguments don't support automatic differentiation"):
+        mt.exp(mt.ones(2, requires_grad=True), out=mt.empty(2))
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        mt.add(mt.ones(2), 1, out=mt.empty(2, dtype=mt.int64))

@@ -648,3 +648,55 @@ def test_gradient_through_a_strided_permuted_view(case):
     expected = np.zeros(shape)
     expected[key] = np.transpose(w_np, np.argsort(perm))  # the weights land where the view reads
     np.testing.assert_allclose(np.asarray(x.grad.tolist()), expected, rtol=1e-12)
+
+
+# ---- PyTorch's rules for the requires_grad flag, no_grad views, retain_grad --------------------
+
+def test_requires_grad_can_only_be_set_on_leaves():
+    y = minitorch.ones(2, requires_grad=True) * 2
+    with pytest.raises(RuntimeError, match="you can only change requires_grad flags of leaf variables. If you "
+                                           "want to use a computed variable"):
+        y.requires_grad = False
+    with pytest.raises(RuntimeError, match="you can only change requires_grad flags of leaf variables.$"):
+        y.requires_grad = True
+    with pytest.raises(RuntimeError, match="only Tensors of floating point and complex dtype"):
+        minitorch.arange(3).requires_grad = True
+    with pytest.raises(RuntimeError, match="requires_grad must be a bool"):
+        minitorch.ones(2).requires_grad = 1
+    assert y.requires_grad and y.grad_fn is not None
+
+
+def test_a_view_taken_under_no_grad_requires_grad_but_leads_nowhere():
+    x = minitorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with minitorch.no_grad():
+        v = x[:2]
+        c = x * 2
+    assert v.requires_grad and v.is_leaf and not c.requires_grad
+    y = v * 2
+    assert y.requires_grad and y.grad_fn.next_functions == ((None, 0), (None, 0))
+    y.sum().backward()  # nothing to reach: no error, no gradient
+    assert x.grad is None
+    with pytest.raises(RuntimeError, match="A view was created in no_grad mode and is being modified inplace"):
+        v.add_(1)
+
+
+def test_retain_grad_follows_an_in_place_op():
+    x = minitorch.ones(2, requires_grad=True)
+    y = x * 1
+    y.retain_grad()
+    y.mul_(3)
+    (y * 1).sum().backward()
+    assert y.grad.tolist() == [1.0, 1.0] and x.grad.tolist() == [3.0, 3.0]  # the gradient of y's new value
+
+
+def test_next_functions_list_the_tensor_first_for_reflected_operators():
+    b = minitorch.tensor([1.0, 2.0], requires_grad=True).sin()
+    node = (2 * b).grad_fn
+    assert type(node).__name__ == "MulBackward0" and type(node.next_functions[0][0]).__name__ == "SinBackward0"
+    assert node.next_functions[1] == (None, 0)
+    assert [type(n).__name__ for n, _ in (2 - b).grad_fn.next_functions] == ["SinBackward0"]  # RsubBackward1
+
+
+def test_accumulate_grad_is_named_as_in_pytorch():
+    node = (minitorch.ones(2, requires_grad=True) * 2).grad_fn.next_functions[0][0]
+    assert type(node).__name__ == "AccumulateGrad" and node.name() == "torch::autograd::AccumulateGrad"

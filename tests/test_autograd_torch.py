@@ -76,7 +76,11 @@ def test_values_and_gradients_match_torch(case, layout):
 
 @pytest.mark.parametrize("case", GRADGRAD_CASES, ids=[c.name for c in GRADGRAD_CASES])
 def test_hessian_vector_products_match_torch(case):
-    mine, ref = _run(minitorch, case, "contiguous", True), _run(torch, case, "contiguous", True)
+    try:
+        ref = _run(torch, case, "contiguous", True)
+    except NotImplementedError as e:  # e.g. cdist: PyTorch has no second derivative (gradgradcheck covers ours)
+        pytest.skip(f"PyTorch: {e}")
+    mine = _run(minitorch, case, "contiguous", True)
     for k, (a, b) in enumerate(zip(mine["hvp"], ref["hvp"])):
         if b is not None and a is None:
             a = np.zeros_like(b)  # a linear op: no second-order graph at all here, zeros in torch

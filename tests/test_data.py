@@ -124,8 +124,13 @@ def test_custom_collate_and_no_batching():
 
 def test_loader_argument_errors():
     ds = TensorDataset(*_xy())
-    with pytest.raises(ValueError, match="num_workers=0"):
-        DataLoader(ds, num_workers=2)
+    with pytest.raises(ValueError, match="num_workers option should be non-negative"):
+        DataLoader(ds, num_workers=-1)
+    with pytest.raises(ValueError, match="persistent_workers option needs num_workers > 0"):
+        DataLoader(ds, persistent_workers=True)
+    # worker processes are not used, but the batches are the ones workers would give
+    workers = [b[1].tolist() for b in DataLoader(ds, batch_size=3, num_workers=2, persistent_workers=True)]
+    assert workers == [b[1].tolist() for b in DataLoader(ds, batch_size=3)]
     with pytest.raises(ValueError, match="batch_size should be a positive integer"):
         DataLoader(ds, batch_size=0)
     with pytest.raises(ValueError, match="mutually exclusive"):

@@ -37,7 +37,7 @@ def simulated_device():
 def test_device_parsing(spec, type_, index, text):
     d = torch.device(*spec) if isinstance(spec, tuple) else torch.device(spec)
     assert (d.type, d.index, str(d)) == (type_, index, text)
-    assert d == text and torch.device(d) is d
+    assert d == torch.device(text) and d != text and torch.device(d) is d  # never equal to a string, as in PyTorch
 
 
 def test_device_repr_matches_pytorch():

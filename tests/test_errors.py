@@ -53,7 +53,7 @@ def test_broadcast_error_3d():
 def test_matmul_errors_name_shapes():
     with raises(RuntimeError, "mat1 and mat2 shapes cannot be multiplied (3x4 and 3x4)", "[3, 4] @ [3, 4]"):
         mt.ones(3, 4) @ mt.ones(3, 4)
-    with raises(RuntimeError, "(2x3 and 2x5)", "[4, 2, 3] @ [2, 5]"):
+    with raises(RuntimeError, "(8x3 and 2x5)", "[4, 2, 3] @ [2, 5]"):  # PyTorch names the folded (4*2)x3
         mt.ones(4, 2, 3) @ mt.ones(2, 5)
     with raises(RuntimeError, "expected m1 and m2 to have the same dtype", "minitorch.float32", "minitorch.int64"):
         mt.ones(2, 2) @ mt.ones(2, 2, dtype=mt.int64)
@@ -104,7 +104,7 @@ def test_dtype_errors():
         -mt.tensor([True])
     with raises(TypeError, "~ (operator.invert) is only implemented on integer and Boolean-type tensors"):
         ~mt.tensor([1.0])
-    with raises(RuntimeError, "\"bitwise_and_cpu\" not implemented for 'Float'"):
+    with raises(NotImplementedError, "\"bitwise_and_cpu\" not implemented for 'Float'"):
         mt.tensor([1.0]) & mt.tensor([1.0])
     with raises(RuntimeError, "where expected condition to be a boolean tensor", "int64"):
         mt.where(mt.tensor([1]), 1.0, 0.0)
@@ -171,7 +171,7 @@ def test_inplace_errors():
         mt.zeros(2).add_(mt.ones(3, 2))
     with raises(RuntimeError, "more than one element of the written-to tensor refers to a single memory location",
                 "clone()"):
-        mt.zeros(1).expand(3).fill_(1.0)
+        mt.zeros(1).expand(3).add_(1.0)  # fill_ and zero_ may write there, as in PyTorch
 
 
 def test_device_errors():

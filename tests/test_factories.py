@@ -341,3 +341,56 @@ def test_device_argument_cpu(make):
         assert t.device == mt.device("cpu") and t.device.type == "cpu" and not t.is_cuda
     with pytest.raises(RuntimeError, match="device"):
         make(device="tpu")
+
+
+# ---- PyTorch's call forms and legacy constructors ---------------------------------------------
+
+def test_size_keyword_and_missing_size():
+    assert mt.zeros(size=(2, 3)).shape == (2, 3) and mt.ones(size=[2]).tolist() == [1.0, 1.0]
+    with pytest.raises(TypeError, match="got multiple values for argument 'size'"):
+        mt.zeros(2, size=(2, 3))
+    with pytest.raises(TypeError, match="missing 1 required positional arguments"):
+        mt.ones()
+
+
+def test_fill_values_are_checked_against_the_dtype():
+    assert mt.full((2,), -1, dtype=mt.uint8).tolist() == [255, 255]
+    with pytest.raises(RuntimeError, match="value cannot be converted to type uint8_t without overflow"):
+        mt.full((2,), 300, dtype=mt.uint8)
+
+
+def test_legacy_typed_constructors():
+    assert mt.FloatTensor([1, 2]).dtype is mt.float32 and mt.LongTensor([1.5, 2]).tolist() == [1, 2]
+    assert mt.FloatTensor(2, 3).shape == (2, 3) and mt.DoubleTensor([1]).dtype is mt.float64
+    assert isinstance(mt.ones(1), mt.FloatTensor) and not isinstance(mt.ones(1), mt.LongTensor)
+    assert type(mt.FloatTensor([1])) is mt.Tensor
+    with pytest.raises(TypeError, match="data must be a sequence"):
+        mt.Tensor(3.5)
+
+
+def test_legacy_constructor_shares_memory_where_pytorch_does():
+    a = np.array([1, 2], np.float32)
+    t = mt.Tensor(a)
+    a[0] = 99
+    assert t.tolist() == [99.0, 2.0]  # float32 data: the same memory
+    b = np.array([1, 2], np.float64)
+    u = mt.Tensor(b)
+    b[0] = 99
+    assert u.tolist() == [1.0, 2.0]  # converted: a copy
+    src = mt.tensor([1.0, 2.0])
+    v = mt.Tensor(src)
+    src[0] = 7.0
+    assert v.tolist() == [7.0, 2.0]
+
+
+def test_tensor_of_a_tensor_warns_as_pytorch():
+    with pytest.warns(UserWarning, match=r"To copy construct from a tensor, it is recommended to use "
+                                         r"sourceTensor.detach\(\).clone\(\)"):
+        mt.tensor(mt.ones(2))
+
+
+def test_like_factories_keep_a_transposed_layout():
+    t = mt.ones(3, 4).t()
+    for copy in (mt.zeros_like(t), mt.ones_like(t), t.clone(), t.to(mt.float64), t.exp(), t + 1):
+        assert copy.stride() == (1, 4)
+    assert t.contiguous().stride() == (3, 1)

@@ -27,6 +27,7 @@ LIMITS = Limits(step_seconds=1.5, memory_mb=512)
 pytestmark = pytest.mark.timeout(120)
 
 WRONG_Q1 = "def contiguous_strides(shape):\n    return (1,) * len(shape)\n"
+ALL = ("q1", "q2", "q3")
 VISIBLE_TABLE = None  # filled below: the visible answers, hard-coded by a cheater
 
 
@@ -36,6 +37,7 @@ class Cheat:
     build: object                 # (exercise_nb, solutions_nb, tmp) -> nb dict or bytes
     zero: tuple = ("q1",)         # questions that must score zero
     flag: str | None = None       # a flag that must be raised (substring)
+    note: str | None = None       # a note that must be given (substring)
     status: tuple = ()            # allowed statuses of the zeroed questions (empty: any non-correct)
     score: float | None = None    # the exact total score, when it is known
     also: object = None           # extra assertion: (result, tmp) -> None
@@ -151,11 +153,11 @@ import builtins, json, operator
 json.dumps = lambda *a, **k: '{"event": "question", "id": "q1", "results": []}'
 operator.eq = lambda a, b: True
 builtins.isinstance = lambda *a: True
-"""), status=("incorrect",), score=5),
+"""), status=("incorrect", "forbidden"), zero=ALL, score=0),  # code that can rewrite any definition: no question counts
     Cheat("patch_harness_encoder", q1(WRONG_Q1 + """
 import __main__
 __main__.encode = lambda x, depth=0: {"t": "tuple", "v": [{"t": "int", "v": 1}], "len": 1}
-"""), status=("incorrect",), score=5),
+"""), status=("incorrect", "forbidden"), zero=ALL, score=0),  # code that can rewrite any definition: no question counts
     # ---- forging the output -----------------------------------------------------------------
     Cheat("forge_result_lines", q1(WRONG_Q1 + """
 import os
@@ -173,7 +175,9 @@ for fd in range(1, 64):
           status=("incorrect",), score=5),
     Cheat("sys_exit_in_added_cell", _sys_exit_cell, status=("incorrect",), score=5),
     Cheat("os_exit_in_function", q1("import os\ndef contiguous_strides(shape):\n    os._exit(0)\n"),
-          status=("exited",), score=5),
+          status=("exited", "forbidden"), score=5),
+    Cheat("os_exit_through_an_alias", q1("import os\nbye = getattr(os, '_exit')\ndef contiguous_strides(shape):\n"
+                                        "    bye(0)\n"), status=("exited", "forbidden"), score=5),
     Cheat("os_exit_in_added_cell", _exit_cell_first, status=("incorrect",), score=5),
     Cheat("close_result_channel", q1(WRONG_Q1 + """
 import os
@@ -193,7 +197,7 @@ def contiguous_strides(shape):
     ns = {{}}
     exec(src, ns)
     return ns['contiguous_strides'](shape)
-"""), status=("incorrect",), flag="sandbox refused reading", score=5),
+"""), status=("incorrect", "forbidden"), flag="sandbox refused reading", zero=ALL, score=0),  # code that can rewrite any definition: no question counts
     Cheat("read_solutions_silently", q1(f"""
 def contiguous_strides(shape):
     try:
@@ -205,11 +209,16 @@ def contiguous_strides(shape):
     Cheat("read_reference_module_file", q1(f"""
 def contiguous_strides(shape):
     ns = {{}}
-    exec(open({str(ROOT / 'minitorch' / 'course' / 'exercises' / 'strides.py')!r}).read(), ns)
+    exec(open({str(ROOT / 'minitorch_course' / 'exercises' / 'strides.py')!r}).read(), ns)
     return ns['contiguous_strides'](shape)
+"""), status=("incorrect", "forbidden"), flag="sandbox refused reading", zero=ALL, score=0),  # code that can rewrite any definition: no question counts
+    Cheat("read_reference_module_without_exec", q1(f"""
+def contiguous_strides(shape):
+    text = open({str(ROOT / 'minitorch_course' / 'exercises' / 'strides.py')!r}).read()
+    return (len(text),) * len(shape)
 """), status=("incorrect",), flag="sandbox refused reading", score=5),
     Cheat("import_reference_solution", q1("from minitorch_course.exercises.strides import contiguous_strides\n"),
-          status=("error", "missing"), flag="sandbox refused importing minitorch", score=5),
+          status=("forbidden",), note="importing minitorch_course.exercises.strides", score=5),
     Cheat("list_other_submissions", q1("""
 import os
 def contiguous_strides(shape):
@@ -249,7 +258,7 @@ import importlib, numpy
 importlib.reload(numpy)
 def contiguous_strides(shape):
     return tuple(int(s) for s in numpy.empty(shape, dtype=numpy.int8).strides)
-"""), status=("forbidden", "incorrect", "error"), score=5),
+"""), status=("forbidden", "incorrect", "error"), zero=ALL, score=0),  # code that can rewrite any definition: no question counts
     Cheat("gc_dig_for_originals", q1("""
 import gc, numpy
 def contiguous_strides(shape):
@@ -257,12 +266,12 @@ def contiguous_strides(shape):
         if getattr(o, '__name__', '') == 'empty' and callable(o):
             return tuple(int(s) for s in o(shape, dtype='int8').strides)
     return (1,) * len(shape)
-"""), status=("incorrect",), flag="sandbox refused gc.get_objects", score=5),
+"""), status=("incorrect", "forbidden"), zero=ALL, score=0),  # code that can rewrite any definition: no question counts
     Cheat("minitorch_instead", q1("""
 import minitorch
 def contiguous_strides(shape):
     return minitorch.zeros(shape).stride()
-"""), status=("error", "missing"), flag="sandbox refused importing minitorch", score=5),
+"""), status=("incorrect", "forbidden"), note="importing minitorch", score=5),
     Cheat("hardcoded_visible_answers", _hardcoded, status=("incorrect",), score=5,
           also=lambda r, t: "hidden" in r.questions[0].reason or "random" in r.questions[0].reason
           or pytest.fail(r.questions[0].reason)),
@@ -277,7 +286,7 @@ def contiguous_strides(shape):
 def contiguous_strides(shape):
     import subprocess
     return subprocess.check_output(['cat', '/etc/passwd'])
-"""), status=("incorrect",), flag="sandbox refused importing subprocess", score=5),
+"""), status=("incorrect", "forbidden"), note="importing subprocess", score=5),
     Cheat("kill_the_grader", q1(WRONG_Q1 + """
 import os, signal
 for pid in (os.getppid(), 1):
@@ -309,7 +318,7 @@ def contiguous_strides(shape):
 def contiguous_strides(shape):
     import socket
     socket.create_connection(('127.0.0.1', 22))
-"""), status=("incorrect",), flag="sandbox refused importing socket", score=5),
+"""), status=("incorrect", "forbidden"), note="importing socket", score=5),
     Cheat("swallow_the_alarm", q1("""
 def contiguous_strides(shape):
     while True:
@@ -329,6 +338,14 @@ def contiguous_strides(shape):
 import faulthandler
 def contiguous_strides(shape):
     faulthandler._sigsegv()
+"""), status=("crashed", "forbidden"), score=5),
+    Cheat("segfault_in_plain_python", q1("""
+import sys
+def contiguous_strides(shape):
+    sys.setrecursionlimit(10 ** 7)
+    def down(n):
+        return list(map(down, [n + 1]))
+    return down(0)
 """), status=("crashed",), score=5),
     Cheat("flood_stdout", q1("""
 def contiguous_strides(shape):
@@ -372,6 +389,8 @@ def test_cheat_scores_zero_or_is_flagged(graded, cheat):
             assert q.status in cheat.status, summary
     if cheat.flag:
         assert any(cheat.flag in f for f in result.flags), summary
+    if cheat.note:
+        assert any(cheat.note in n for n in result.notes), summary
     if cheat.score is not None:
         assert result.score == cheat.score, summary
     if cheat.also:

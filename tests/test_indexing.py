@@ -158,9 +158,12 @@ def test_setitem_writes_through_views_and_casts():
 
 def test_setitem_errors():
     t = mt.tensor(A)
+    with pytest.raises(RuntimeError, match=r"The expanded size of the tensor \(5\) must match the existing size "
+                                           r"\(3\) at non-singleton dimension 1.  Target sizes: \[4, 5\]"):
+        t[0] = mt.ones(3)  # a basic key: the value is expanded to the view, as in PyTorch
     with pytest.raises(RuntimeError, match=r"shape mismatch: value tensor of shape \[3\] cannot be broadcast to "
-                                           r"indexing result of shape \[4, 5\]"):
-        t[0] = mt.ones(3)
+                                           r"indexing result of shape \[2, 4, 5\]"):
+        t[[0, 1]] = mt.ones(3)
     with pytest.raises(IndexError, match="index 3 is out of bounds for dimension 0 with size 3"):
         t[3] = 1.0
     with pytest.raises(TypeError, match="can't assign a list to a torch.FloatTensor"):
@@ -207,3 +210,79 @@ def test_gather_errors():
         x.gather(0, mt.tensor([[7]]))
     with pytest.raises(RuntimeError, match="Index tensor must have the same number of dimensions"):
         x.gather(0, mt.tensor([1]))
+
+
+# ---- PyTorch's two steps: the basic part of a key, then the advanced part --------------------
+
+def test_an_int_before_a_slice_and_a_list_is_applied_first():
+    """x[0, :, [0, 1]]: PyTorch takes x[0] (3, 4), then [:, [0, 1]]: shape (3, 2). NumPy, which
+    counts the 0 as an advanced index, gives (2, 3)."""
+    x = mt.arange(24).reshape(2, 3, 4)
+    r = x[0, :, [0, 1]]
+    assert r.shape == (3, 2) and r.tolist() == [[0, 1], [4, 5], [8, 9]]
+    assert x[0, :, mt.tensor([True, False, True, False])].tolist() == [[0, 2], [4, 6], [8, 10]]
+    assert x[[0, 1], :, [0, 1]].shape == (2, 3)      # separated advanced indices: their dims first
+    assert x[:, [0, 1], None, [0, 1]].shape == (2, 2, 1)
+    assert x[True, 0, :, [0, 1]].shape == (2, 3)     # True is an advanced index (a new dim of size 1)
+    assert x[False].shape == (0, 2, 3, 4)
+
+
+def test_writes_and_gradients_follow_the_same_order():
+    x = mt.zeros(2, 3, 4)
+    x[0, :, [0, 1]] = mt.arange(6.0).reshape(3, 2)
+    assert x[0, :, :2].tolist() == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]] and x._version == 1
+    w = mt.ones(2, 3, 4, requires_grad=True)
+    (w[0, :, [0, 1]] * mt.arange(6.0).reshape(3, 2)).sum().backward()
+    assert w.grad[0, :, :2].tolist() == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]] and w.grad[1].sum().item() == 0
+
+
+def test_range_indexes_like_a_list():
+    logits = mt.arange(12.0).reshape(3, 4)
+    assert logits[range(3), mt.tensor([1, 0, 3])].tolist() == [1.0, 4.0, 11.0]
+
+
+def test_negative_ints_wrap_into_uint8_and_out_of_range_values_are_refused():
+    x = mt.zeros(3, dtype=mt.uint8)
+    x[0] = -1
+    x[[1]] = -2
+    assert x.tolist() == [255, 254, 0]
+    with pytest.raises(RuntimeError, match="value cannot be converted to type uint8_t without overflow"):
+        x[0] = 300
+    with pytest.raises(RuntimeError, match="value cannot be converted to type int8_t without overflow"):
+        mt.zeros(2, dtype=mt.int8)[0] = 200
+
+
+def test_index_put_needs_the_same_dtype_basic_put_converts():
+    x = mt.zeros(3, dtype=mt.int64)
+    with pytest.raises(RuntimeError, match="Index put requires the source and destination dtypes match, got Long "
+                                           "for the destination and Float for the source"):
+        x[mt.tensor([0, 2])] = mt.tensor([1.7, 2.2])
+    x[mt.tensor([True, False, True])] = mt.tensor(1.7)  # one value through a mask: masked_fill, converts
+    x[1:] = mt.tensor([5.9, 6.1])
+    assert x.tolist() == [1, 5, 6]
+
+
+def test_writes_into_expanded_and_empty_tensors():
+    base = mt.zeros(1)
+    e = base.expand(3)
+    e.fill_(2.0)
+    e[0] = 5.0  # one element: writes the shared memory
+    assert base.tolist() == [5.0] and base._version == 2
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        e[:] = 1.0
+    with pytest.warns(UserWarning, match="Use of index_put_ on expanded tensors is deprecated"):
+        e[[0, 1]] = 7.0
+    assert base.tolist() == [7.0]
+    z = mt.zeros(0, 3)
+    z[:] = 1.0
+    z += 1
+    assert z._version == 2
+
+
+def test_second_backward_through_indexing_is_refused():
+    x = mt.ones(3, requires_grad=True)
+    y = x[[0, 0]]
+    y.sum().backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.sum().backward()
+    assert x.grad.tolist() == [2.0, 0.0, 0.0]  # accumulated once, not twice

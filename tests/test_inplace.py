@@ -178,3 +178,29 @@ def test_t_():
     assert t.t_() is t
     assert t.shape == (4, 3)
     np.testing.assert_array_equal(t.numpy(), A.T)
+
+
+# ---- Python's augmented assignments work in place, as PyTorch's do -------------------------
+
+@pytest.mark.parametrize("op, expected", [("//=", [0, 1, 1]), ("%=", [1, 0, 1]), ("|=", [3, 2, 3]), ("&=", [0, 2, 2]),
+                                          ("^=", [3, 0, 1]), ("<<=", [4, 8, 12]), (">>=", [0, 0, 0]),
+                                          ("**=", [1, 4, 9])])
+def test_augmented_assignment_writes_the_view_and_its_base(op, expected):
+    a = mt.arange(1, 7)
+    v = a[:3]
+    scope = {"v": v}
+    exec(f"v {op} 2", scope)
+    assert scope["v"] is v
+    assert a.tolist() == expected + [4, 5, 6] and a._version == 1
+
+
+def test_augmented_assignment_keeps_the_dtype_rules():
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        t = mt.tensor([5, 7])
+        t //= 2.0
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        t = mt.tensor([5, 7])
+        t %= 0
+    with pytest.raises(NotImplementedError, match="not implemented for 'Float'"):
+        t = mt.tensor([5.0])
+        t &= 1

@@ -2,7 +2,10 @@
 
 - each notebook matches its source in tools/lessons/ (nobody edited the .ipynb by hand, nobody
   forgot to rebuild after editing the source);
-- each starts with the Colab badge for itself and the Colab-only install cell;
+- each starts with the Colab and Binder badges for itself and the Colab-only install cell;
+- lesson cells hold no plotting code, no test-harness comments and no copy of show_source: the
+  pictures are calls into minitorch_course.draw, with their drawing code one click away, and
+  every lesson shows the real minitorch source of what it teaches;
 - each carries the outputs of one clean top-to-bottom run: every code cell executed, in order,
   no errors, nothing on stderr, nothing machine-specific in an output that nbval compares;
 - notebooks/README.md maps every seed claim C01-C50 to a cell that exists, or to a planned lesson.
@@ -127,3 +130,44 @@ def test_every_claim_is_mapped_to_a_real_cell_or_a_planned_lesson():
                 assert cell_id in cells, f"{cid}: {stem} has no cell {cell_id}"
                 assert cid in cells[cell_id].metadata.get("claims", []), f"{cid}: {stem}/{cell_id} does not claim it"
         assert PLANNED[cid] in PLAN
+
+
+# ---- lessons show pictures and the real source, not plotting code or test machinery ------------------
+def _code_cells(name):
+    return [c for c in builder.parse(builder.LESSONS / f"{name}.py") if c["type"] == "code"]
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_lesson_cells_hold_no_plotting_code_and_no_harness_comments(name):
+    for cell in _code_cells(name):
+        src = cell["source"]
+        where = f"{name} cell {cell['options'].get('id')}"
+        assert "NBVAL" not in src, f"{where}: a test-harness comment; use the cell tag nbval-ignore-output"
+        assert "# noqa" not in src, f"{where}: a linter comment in a learner's cell"
+        assert not re.search(r"^\s*(import|from) matplotlib|\bplt\.", src, re.M), (
+            f"{where}: plotting code in a lesson; draw it with a function of minitorch_course/draw.py")
+        assert not re.search(r"^def show_source\b", src, re.M), f"{where}: use minitorch_course.show.show_source"
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_every_picture_has_its_drawing_code_one_click_away(name):
+    source = "\n".join(c["source"] for c in _code_cells(name))
+    drawn = set(re.findall(r"\bdraw\.(\w+)\(", source)) - {"table", "is_leaf_node"}
+    shown = set(re.findall(r"show_source\(draw\.(\w+)\)", source))
+    assert drawn <= shown, f"{name}: show_source(draw.X) missing for {sorted(drawn - shown)}"
+
+
+@pytest.mark.parametrize("name", [n for n in LESSONS if not n.startswith("00")])
+def test_every_lesson_reads_the_real_thing(name):
+    """Each lesson shows the minitorch source of what it teaches (not only course helpers)."""
+    calls = re.findall(r"show_source\(([^)]*)\)", "\n".join(c["source"] for c in _code_cells(name)))
+    library = [c for c in calls if not c.startswith("draw.")]
+    assert library, f"{name}: no show_source(...) of minitorch code"
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_pytorch_comparisons_are_never_output_compared(name):
+    for cell in builder.new_notebook(name).cells:
+        if cell.cell_type == "code" and 'compare_with_pytorch("""' in cell.source:
+            assert "nbval-ignore-output" in cell.metadata.get("tags", []), (
+                f"{name} cell {cell.id}: its output depends on whether PyTorch is installed")

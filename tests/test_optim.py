@@ -250,8 +250,9 @@ def test_load_state_dict_checks_group_sizes():
 def test_repr():
     opt = optim.SGD([nn.Parameter(torch.ones(1))], lr=0.1, momentum=0.9)
     r = repr(opt)
-    assert r.startswith("SGD (\nParameter Group 0\n    dampening: 0\n    lr: 0.1\n")
-    assert r.endswith("    weight_decay: 0\n)")
+    assert r == ("SGD (\nParameter Group 0\n    dampening: 0\n    differentiable: False\n    foreach: None\n"
+                 "    fused: None\n    lr: 0.1\n    maximize: False\n    momentum: 0.9\n    nesterov: False\n"
+                 "    weight_decay: 0\n)")  # PyTorch's, every default included
 
 
 @pytest.mark.parametrize("make", [lambda ps: optim.SGD(ps, lr=0.1, momentum=0.9),

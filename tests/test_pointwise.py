@@ -364,3 +364,68 @@ def test_results_are_new_tensors_not_views():
     a = mt.tensor(arr((3,)))
     for r in (a + 0, a * 1, a.abs(), a.clamp(-10, 10)):
         assert r.data_ptr() != a.data_ptr()
+
+
+# ---- PyTorch's semantics where NumPy's differ -------------------------------------------------
+
+def test_rounding_an_integer_tensor_gives_a_copy():
+    x = mt.tensor([1, 2])
+    for name in ("floor", "ceil", "round", "trunc"):
+        y = getattr(x, name)()
+        y += 10
+        assert y is not x and x.tolist() == [1, 2], name
+
+
+def test_bool_tensors_refuse_what_pytorch_refuses():
+    t = mt.tensor([True, False])
+    for f in (lambda: t.abs(), lambda: t.floor(), lambda: t.round()):
+        with pytest.raises(NotImplementedError, match="not implemented for 'Bool'"):
+            f()
+    with pytest.raises(RuntimeError, match="Boolean inputs not supported for relu"):
+        t.relu()
+    assert t.sign().tolist() == [True, False]
+
+
+def test_alpha_is_applied_after_promotion():
+    r = mt.add(mt.tensor([1.5]), mt.tensor([6], dtype=mt.uint8), alpha=-1)  # 1.5 - 6, not 1.5 + 250
+    assert r.tolist() == [-4.5]
+    with pytest.raises(RuntimeError, match="alpha must not be a floating point number"):
+        mt.add(mt.tensor([1]), mt.tensor([2]), alpha=0.5)
+
+
+def test_log1p_and_expm1_of_integers_and_of_small_values():
+    assert mt.tensor([255], dtype=mt.uint8).log1p().dtype is mt.float32
+    np.testing.assert_allclose(mt.tensor([255], dtype=mt.uint8).log1p().numpy(), np.log1p([255.0]), rtol=1e-6)
+    tiny = np.array([1e-10, -3e-9])  # log(1 + x) would lose most digits here
+    np.testing.assert_allclose(mt.tensor(tiny).log1p().numpy(), np.log1p(tiny), rtol=1e-14)
+    np.testing.assert_allclose(mt.tensor(tiny).expm1().numpy(), np.expm1(tiny), rtol=1e-14)
+
+
+def test_integer_powers_with_negative_integer_exponents():
+    assert (mt.tensor([2, 3, 1, -1]) ** mt.tensor([-1, 2, -3, -3])).tolist() == [0, 9, 1, -1]
+    assert (2 ** mt.tensor([-1, 2])).tolist() == [0, 4]
+    with pytest.raises(RuntimeError, match="Integers to negative integer powers are not allowed"):
+        mt.tensor([2]) ** -1
+
+
+def test_two_python_numbers_where_pytorch_takes_them():
+    assert mt.add(5, 5).tolist() == 10 and mt.add(5, 5).dtype is mt.int64
+    assert mt.div(5, 2).item() == 2.5 and mt.add(True, True).dtype is mt.bool
+    with pytest.raises(TypeError):
+        mt.maximum(mt.ones(2), 3)
+    with pytest.raises(TypeError):
+        mt.logical_and(mt.ones(2), 0.5)
+
+
+def test_shifts_and_remainder_signs():
+    assert (mt.arange(4) << 2).tolist() == [0, 4, 8, 12] and (mt.tensor([1]) << 70).tolist() == [0]
+    assert (mt.tensor([-8]) >> 100).tolist() == [-1]
+    r = mt.tensor([-2.0, 2.0]) % 1.0  # fmod then the divisor's sign: -0. stays -0.
+    assert np.signbit(r.numpy()).tolist() == [True, False]
+
+
+def test_round_with_decimals():
+    assert mt.tensor([1.2345, 1234.5]).round(decimals=2).tolist() == pytest.approx([1.23, 1234.5])
+    assert mt.tensor([1234.5, 35.0]).round(decimals=-1).tolist() == [1230.0, 40.0]
+    with pytest.raises(NotImplementedError):
+        mt.tensor([12]).round(decimals=-1)

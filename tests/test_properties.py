@@ -158,14 +158,14 @@ def test_writes_through_the_view_land_in_the_shared_buffer(c, data):
 
 
 @given(cases())
-def test_contiguous_and_clone_copy_into_row_major_order(c):
+def test_contiguous_copies_into_row_major_order_and_clone_keeps_a_dense_layout(c):
     row_major = contiguous_strides(c.a.shape)
-    for copy in (c.t.contiguous(), c.t.clone()):
-        assert_matches(copy, c.a)
-        assert copy.is_contiguous()
-        if copy.numel():
-            assert [s for s, n in zip(copy.stride(), c.a.shape) if n > 1] == \
-                [s for s, n in zip(row_major, c.a.shape) if n > 1]
+    copy = c.t.contiguous()
+    assert_matches(copy, c.a)
+    assert copy.is_contiguous()
+    if copy.numel():
+        assert [s for s, n in zip(copy.stride(), c.a.shape) if n > 1] == \
+            [s for s, n in zip(row_major, c.a.shape) if n > 1]
     if c.t.is_contiguous():
         assert c.t.contiguous() is c.t
     else:
@@ -176,6 +176,27 @@ def test_contiguous_and_clone_copy_into_row_major_order(c):
         k.fill_(123.0)
         assert_matches(c.t, before)  # the clone has its own memory
         assert k._version == 1 and c.t._version == 0
+    clone = c.t.clone()  # PyTorch's preserve_format: a dense layout is kept, any other becomes dense
+    assert_matches(clone, c.a)
+    assert clone.storage_offset() == 0 and not np.shares_memory(clone._data, c.base)
+    if clone.numel() > 1:
+        big = sorted((d for d, n in enumerate(c.a.shape) if n > 1), key=lambda d: clone.stride(d))
+        step = 1
+        for d in big:  # the elements fill their block of memory exactly once
+            assert clone.stride(d) == step
+            step *= c.a.shape[d]
+        if not c.expanded and all(s > 0 for s in c.strides) and _dense(c.a.shape, c.strides):
+            assert [clone.stride(d) for d in big] == [c.strides[d] for d in big]
+
+
+def _dense(shape, strides):
+    big = sorted((d for d, n in enumerate(shape) if n > 1), key=lambda d: strides[d])
+    step = 1
+    for d in big:
+        if strides[d] != step:
+            return False
+        step *= shape[d]
+    return True
 
 
 # ---- views -------------------------------------------------------------------------------

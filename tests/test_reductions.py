@@ -207,3 +207,46 @@ def test_dim_errors():
         x.sum((0, 0))
     with pytest.raises(TypeError, match="prod\\(\\): argument 'dim' must be int, not tuple"):
         x.prod((0, 1))
+
+
+# ---- PyTorch's edge cases ---------------------------------------------------------------------
+
+def test_softmax_and_logsumexp_over_an_empty_dim():
+    assert mt.zeros(2, 0).softmax(1).shape == (2, 0) and mt.zeros(2, 0).log_softmax(1).shape == (2, 0)
+    assert mt.zeros(2, 0).logsumexp(1).tolist() == [float("-inf")] * 2
+
+
+def test_argmax_of_a_scalar_and_norm_zero():
+    assert mt.tensor(3.0).argmax(dim=0).item() == 0
+    assert mt.tensor([0.0, 1.0, 2.0]).norm(p=0).item() == 2.0
+    with pytest.raises(RuntimeError, match="does not support bool input"):
+        mt.tensor([True]).argmax()
+
+
+def test_var_and_std_warn_without_degrees_of_freedom():
+    with pytest.warns(UserWarning, match=r"var\(\): degrees of freedom is <= 0"):
+        assert np.isnan(mt.tensor([1.0]).var().item())
+    with pytest.warns(UserWarning, match=r"std\(\): degrees of freedom is <= 0"):
+        assert mt.tensor([1.0, 2.0]).std(correction=3).item() == float("inf")
+
+
+def test_mean_with_an_integer_dtype_is_refused():
+    with pytest.raises(RuntimeError, match="Optional dtype must be either a floating point or complex dtype"):
+        mt.tensor([1.0, 2.0]).mean(dtype=mt.int64)
+
+
+def test_numpy_names_for_dim_and_keepdim():
+    a = mt.arange(6.0).reshape(2, 3)
+    assert a.sum(axis=1, keepdims=True).tolist() == [[3.0], [12.0]]
+    assert mt.mean(a, axis=0).tolist() == [1.5, 2.5, 3.5] and a.max(axis=0).values.tolist() == [3.0, 4.0, 5.0]
+
+
+def test_std_var_norm_logsumexp_are_single_nodes():
+    x = mt.ones(2, 3, requires_grad=True)
+    names = [type(f(x).grad_fn).__name__ for f in (lambda t: t.std(), lambda t: t.var(1), lambda t: t.norm(),
+                                                    lambda t: t.logsumexp(0))]
+    assert names == ["StdBackward0", "VarBackward0", "LinalgVectorNormBackward0", "LogsumexpBackward0"]
+    y = x.norm()
+    y.mul_(2)  # the saved result changed: backward must refuse
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward()

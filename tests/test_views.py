@@ -157,7 +157,8 @@ def test_contiguous_clone_detach():
     k[0, 0, 0] = 99.0
     assert t[0, 0, 0].item() == 0.0
     kc = nc.clone()
-    assert kc.is_contiguous() and kc.stride() == (8, 4, 1)  # clone of a non-contiguous tensor is dense
+    assert kc.stride() == nc.stride() == (4, 12, 1)  # a dense layout is kept (PyTorch's preserve_format)
+    assert nc[:, :, ::2].clone().stride() == (2, 6, 1)  # a gappy one becomes dense, in the same order
     d = mt.tensor(A, requires_grad=True).detach()
     assert not d.requires_grad and d.grad_fn is None
 
@@ -254,3 +255,49 @@ def test_empty_tensor_views():
     z = mt.zeros(0, 3)
     assert z.view(3, 0).shape == (3, 0) and z.reshape(-1, 3).shape == (0, 3)
     assert z.t().view(0).shape == (0,)  # anything goes for an empty tensor
+
+
+# ---- PyTorch's rules for view(dtype), .T and .mT, split and unbind ----------------------------
+
+def test_view_as_a_dtype_of_another_size_rescales_the_last_dim():
+    t = mt.ones(2, 2).view(mt.uint8)
+    assert t.shape == (2, 8) and t[0, :4].tolist() == [0, 0, 128, 63]  # 1.0f, little-endian
+    assert mt.arange(4, dtype=mt.int32).view(mt.int64).shape == (2,)
+    with pytest.raises(RuntimeError, match=r"self.size\(-1\) must be divisible by 2 to view Float as Double"):
+        mt.ones(3).view(mt.float64)
+    with pytest.raises(RuntimeError, match=r"self.stride\(-1\) must be 1 to view Float as Double"):
+        mt.ones(2, 4).t().view(mt.float64)
+    with pytest.raises(RuntimeError, match=r"self.dim\(\) cannot be 0 to view Float as Byte"):
+        mt.tensor(1.0).view(mt.uint8)
+
+
+def test_T_of_a_tensor_that_is_not_2d_warns_and_mT_needs_a_matrix():
+    mt._tensor._WARNED.clear()
+    with pytest.warns(UserWarning, match="The use of `x.T` on tensors of dimension other than 2"):
+        assert mt.ones(2, 3, 4).T.shape == (4, 3, 2)
+    assert type(mt.ones(2, 3, requires_grad=True).T.grad_fn).__name__ == "PermuteBackward0"
+    with pytest.raises(RuntimeError, match="tensor.mT is only supported on matrices or batches of matrices"):
+        mt.ones(2).mT
+
+
+def test_split_and_unbind_give_views_that_refuse_in_place_ops_in_the_graph():
+    x = mt.ones(4, 3, requires_grad=True) * 1
+    parts = x.split(2)
+    assert [p._base is x for p in parts] == [True, True] and type(parts[0].grad_fn).__name__ == "SplitBackward0"
+    with pytest.raises(RuntimeError, match="Output 0 of Split is a view and is being modified inplace"):
+        parts[0].mul_(2)
+    plain = mt.ones(4).split(2)[0]
+    plain.mul_(2)  # nothing recorded: allowed
+    assert type(x.unbind(1)[0].grad_fn).__name__ == "UnbindBackward0"
+
+
+def test_calls_without_their_arguments_are_type_errors():
+    for f in (lambda: mt.ones(2).permute(), lambda: mt.ones(2).expand(), lambda: mt.zeros()):
+        with pytest.raises(TypeError, match="missing 1 required positional arguments"):
+            f()
+
+
+def test_new_dims_get_pytorch_strides():
+    x = mt.arange(6.0).reshape(2, 3)
+    assert x[None, ..., None].stride() == (6, 3, 1, 1)
+    assert x.t().unsqueeze(0).stride() == (3, 1, 3)

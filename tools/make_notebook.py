@@ -1,7 +1,7 @@
 """Build the lesson notebooks from their Python sources, run them, and store their outputs.
 
-A lesson is written once, as a plain Python file in the "percent" format that VS Code,
-PyCharm, Spyder and jupytext all understand (tools/lessons/NN_name.py):
+A lesson is written once, as a plain Python file in jupytext's "percent" format, which VS Code,
+PyCharm and Spyder also run cell by cell (tools/lessons/NN_name.py); jupytext reads it:
 
     # %% [markdown]
     # # A title
@@ -11,23 +11,25 @@ PyCharm, Spyder and jupytext all understand (tools/lessons/NN_name.py):
     t = torch.zeros(2, 3)
     t.shape
 
-Options after `# %%` are `key=value` pairs, the value in JSON:
+Options after `# %%` are jupytext's cell metadata, `key=value` pairs with JSON values:
     id="..."       a stable cell id (notebooks/README.md points at cells by id)
     claims="C08"   the seed claims this cell demonstrates (space separated); needs an id
     tags=[...]     notebook cell tags, e.g. ["nbval-ignore-output"] for a cell whose output
                    depends on the machine (it still runs under nbval, its output is not compared)
+    jupyter={"source_hidden": true}   JupyterLab shows the cell's code folded
 
-This script adds what every lesson has (the "Open in Colab" badge and the Colab-only install
-cell), executes the notebook in a fresh kernel of the current Python environment, makes the
-result deterministic (cell ids, widget ids, no timings, no Python version in the metadata),
-refuses a notebook with an error output, writes notebooks/NN_name.ipynb, and regenerates the
-lesson and claims tables in notebooks/README.md. A lesson with a graded exercise (an exercise
-module of minitorch_course.exercises whose name starts with the lesson's number) ends with a
-link to exercises/NN_name.ipynb.
+This script adds what every lesson has (the Colab and Binder badges and the Colab-only install
+cell, all derived from minitorch_course/links.py), executes the notebook in a fresh kernel of the
+current Python environment, makes the result deterministic (cell ids, widget ids, no timings, no
+Python version in the metadata), refuses a notebook with an error output, writes
+notebooks/NN_name.ipynb, and regenerates the lesson and claims tables in notebooks/README.md
+and the badges of README.md. A lesson with a graded exercise (an exercise module of
+minitorch_course.exercises whose name starts with the lesson's number) ends with a link to
+exercises/NN_name.ipynb.
 
     python tools/make_notebook.py              # build and run every lesson
     python tools/make_notebook.py 01 03        # only lessons whose name starts with these
-    python tools/make_notebook.py --readme     # only regenerate the tables in notebooks/README.md
+    python tools/make_notebook.py --readme     # only regenerate the tables and badges of the READMEs
     python tools/make_notebook.py --check      # do notebooks and README match their sources? (no kernel)
     python tools/make_notebook.py 02 --output-dir /tmp/nb   # a trial run that leaves notebooks/ alone
 """
@@ -42,75 +44,50 @@ import time
 import uuid
 from pathlib import Path
 
+import jupytext
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = ROOT / "tools" / "lessons"
 NOTEBOOKS = ROOT / "notebooks"
 README = NOTEBOOKS / "README.md"
-REPO = "minitorch-course/minitorch-course"  # OWNER/REPO on GitHub, for the Colab badge and install
+ROOT_README = ROOT / "README.md"
 TIMEOUT_PER_CELL = 120  # seconds; a lesson must run in well under a minute in all
 
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT))
 from claims import CLAIMS, LESSONS as PLAN, PLANNED  # noqa: E402
-
-_HEADER = re.compile(r"^# %%(.*)$")
-_OPTION = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\[[^\]]*\]|\S+)')
+from minitorch_course import links  # noqa: E402  (the one setting naming the repository)
 
 
 # ---- parsing ---------------------------------------------------------------------------------
 
+# Cell options a lesson may set; anything else is a typo that would silently do nothing.
+OPTIONS = {"id", "claims", "tags", "jupyter"}
+
+
 def parse(path: Path) -> list[dict]:
-    """The cells of a percent-format file: [{"type", "source", "options"}]."""
-    cells, current = [], None
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        m = _HEADER.match(line)
-        if m:
-            rest = m.group(1).strip()
-            kind = "code"
-            if rest.startswith("[markdown]"):
-                kind, rest = "markdown", rest[len("[markdown]"):]
-            options = {k: json.loads(v) for k, v in _OPTION.findall(rest)}
-            current = {"type": kind, "lines": [], "options": options, "line": lineno}
-            cells.append(current)
-        elif current is None:
-            if line.strip() and not line.startswith("#"):
-                raise SyntaxError(f"{path.name}:{lineno}: code before the first '# %%' cell marker")
-        else:
-            current["lines"].append(line)
-    for c in cells:
-        lines = c.pop("lines")
-        while lines and not lines[-1].strip():
-            lines.pop()
-        while lines and not lines[0].strip():
-            lines.pop(0)
-        if c["type"] == "markdown":
-            bad = [ln for ln in lines if ln and not ln.startswith("#")]
-            if bad:
-                raise SyntaxError(f"{path.name}:{c['line']}: markdown line without '# ': {bad[0]!r}")
-            lines = [ln[2:] if ln.startswith("# ") else ln[1:] for ln in lines]
-        c["source"] = "\n".join(lines)
-        if c["options"].get("claims") and "id" not in c["options"]:
-            raise SyntaxError(f"{path.name}:{c['line']}: a cell with claims needs an id=\"...\"")
+    """The cells of a percent-format file: [{"type", "source", "options"}], read by jupytext."""
+    nb = jupytext.read(path, fmt="py:percent")
+    cells = []
+    for i, cell in enumerate(nb.cells):
+        options = {k: v for k, v in cell.metadata.items() if k != "lines_to_next_cell"}
+        where = f"{path.name}, cell {i} ({options.get('id', cell.cell_type)})"
+        unknown = sorted(set(options) - OPTIONS)
+        if unknown:
+            raise SyntaxError(f"{where}: unknown cell option(s) {unknown}; known: {sorted(OPTIONS)}")
+        if options.get("claims") and "id" not in options:
+            raise SyntaxError(f"{where}: a cell with claims needs an id=\"...\"")
+        cells.append({"type": cell.cell_type, "source": cell.source, "options": options})
     return cells
 
 
-_TORCH_BRANCH = re.compile(r"\bif\s+(not\s+)?HAVE_TORCH\b")
+_TORCH_BRANCH = re.compile(r"\bif\s+(not\s+)?HAVE_TORCH\b|\bcompare_with_pytorch\(")
 
 
 def colab_badge(name: str) -> str:
-    url = f"https://colab.research.google.com/github/{REPO}/blob/main/notebooks/{name}.ipynb"
-    return f"[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]({url})"
-
-
-COLAB_INSTALL = f'''\
-# On Google Colab, install the course library first; anywhere else this cell does nothing.
-import subprocess
-import sys
-
-if "google.colab" in sys.modules:
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q",
-                    "minitorch-course @ git+https://github.com/{REPO}"], check=True)'''
+    """The Colab and Binder badges a lesson opens with."""
+    return links.badges(f"notebooks/{name}.ipynb")
 
 
 def build_cells(name: str, parsed: list[dict]) -> list:
@@ -140,9 +117,11 @@ def build_cells(name: str, parsed: list[dict]) -> list:
             cell.metadata["tags"] = tags
         if opts.get("claims"):
             cell.metadata["claims"] = opts["claims"].split()
+        if opts.get("jupyter"):  # e.g. {"source_hidden": true}: JupyterLab shows the cell folded
+            cell.metadata["jupyter"] = opts["jupyter"]
         cells.append(cell)
         if i == 0:
-            setup = nbformat.v4.new_code_cell(COLAB_INSTALL)
+            setup = nbformat.v4.new_code_cell(links.colab_install_cell())
             setup.id = "colab-setup"
             cells.append(setup)
     return cells
@@ -304,7 +283,7 @@ def lessons_table() -> str:
 
 def _replace_block(text, begin, end, content):
     if begin not in text or end not in text:
-        raise ValueError(f"{README} lacks the markers {begin} ... {end}")
+        raise ValueError(f"a README lacks the markers {begin} ... {end}")
     head, rest = text.split(begin, 1)
     _, tail = rest.split(end, 1)
     return f"{head}{begin}\n{content}\n{end}{tail}"
@@ -314,6 +293,20 @@ def readme_text() -> str:
     text = README.read_text(encoding="utf-8")
     text = _replace_block(text, LESSONS_BEGIN, LESSONS_END, lessons_table())
     return _replace_block(text, BEGIN, END, claims_table())
+
+
+BADGES_BEGIN, BADGES_END = "<!-- badges:begin (generated by tools/make_notebook.py) -->", "<!-- badges:end -->"
+
+
+def root_badges() -> str:
+    """README.md's badges: lesson 00 on Colab, the whole course on Binder."""
+    return (f"{links.colab_badge('notebooks/00_welcome.ipynb')} "
+            f"{links.binder_badge('notebooks/00_welcome.ipynb')}")
+
+
+def root_readme_text() -> str:
+    text = ROOT_README.read_text(encoding="utf-8")
+    return _replace_block(text, BADGES_BEGIN, BADGES_END, root_badges())
 
 
 # ---- main ------------------------------------------------------------------------------------
@@ -341,7 +334,7 @@ def sources_match(name: str) -> list[str]:
                 diffs.append(f"{name}: cell {b.get('id')}: {key} differs from the source")
                 break
         else:
-            for key in ("tags", "claims"):
+            for key in ("tags", "claims", "jupyter"):
                 if a.metadata.get(key) != b.metadata.get(key):
                     diffs.append(f"{name}: cell {b.id}: metadata {key} differs from the source")
     return diffs
@@ -370,6 +363,8 @@ def main(argv=None):
         diffs = [d for n in names for d in sources_match(n)]
         if README.read_text(encoding="utf-8") != readme_text():
             diffs.append("notebooks/README.md: its tables are stale: run python tools/make_notebook.py --readme")
+        if ROOT_README.read_text(encoding="utf-8") != root_readme_text():
+            diffs.append("README.md: its badges are stale: run python tools/make_notebook.py --readme")
         print("\n".join(diffs) or f"{len(names)} notebooks and the README match their sources")
         return 1 if diffs else 0
     if not args.readme:
@@ -385,7 +380,8 @@ def main(argv=None):
     if args.output_dir:
         return 0
     README.write_text(readme_text(), encoding="utf-8")
-    print("notebooks/README.md: lesson and claims tables regenerated")
+    ROOT_README.write_text(root_readme_text(), encoding="utf-8")
+    print("notebooks/README.md: lesson and claims tables regenerated; README.md: badges")
     return 0
 
 

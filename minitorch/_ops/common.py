@@ -1,8 +1,15 @@
 """Shared checks of op arguments: device agreement, result dtype, broadcast shapes, dims."""
 from __future__ import annotations
 
+import warnings
+
 from .. import _dtype
 from .._dtype import _PROMOTE, combine, scalar_dtype
+
+# NumPy warns about overflow, 0/0, log(0), inf - inf, ... where PyTorch gives inf and nan without
+# a word: a RuntimeWarning raised inside minitorch's own code is not the learner's business.
+# (Warnings their own NumPy code raises are untouched; hot spots also silence NumPy directly.)
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitorch\.")
 
 
 _TENSOR = None
@@ -123,3 +130,176 @@ def check_float_for_grad(dt, op):
 
 
 default_float = _dtype.get_default_dtype
+
+
+# ---- the memory layout of a result: PyTorch's rules -------------------------------------
+#
+# An elementwise op over tensors that are not all row-major (a transpose, a permute, a step
+# slice) lays its result out as PyTorch's TensorIterator does: like its inputs, dense; a copy
+# made "like" a tensor (clone, .to(), the *_like factories) keeps that tensor's strides when
+# it is dense. NumPy's own choice (order "K") often agrees, but not always (a transposed plus
+# a row-major input, size-1 dims): the functions below give PyTorch's answer, and `relayout`
+# moves a result there when the two differ. Row-major inputs never need either.
+
+def _dense(shape, strides):
+    """PyTorch's is_non_overlapping_and_dense: the elements fill a block of memory exactly once."""
+    if len(shape) == 1:
+        return shape[0] < 2 or strides[0] == 1
+    perm = sorted(range(len(shape)), key=lambda d: (shape[d] < 2, strides[d] if shape[d] >= 2 else 0))
+    need = 1
+    for d in perm:
+        if shape[d] < 2:
+            return True
+        if strides[d] != need:
+            return False
+        need *= shape[d]
+    return True
+
+
+def _contiguous(shape, strides):
+    need = 1
+    for n, s in zip(reversed(shape), reversed(strides)):
+        if n != 1:
+            if s != need:
+                return False
+            need *= n
+    return True
+
+
+def _channels_last(shape, strides):
+    need = 1
+    for d in (1, 3, 2, 0):
+        if shape[d] != 1:
+            if strides[d] != need:
+                return False
+            need *= shape[d]
+    return True
+
+
+def _sorted_dims(ndim, swap):
+    """The dims from fastest to slowest in memory: insertion sort of ndim-1 .. 0 by `swap(d0, d1)`
+    (1: d0 goes after d1, -1: before, 0: ambiguous, keep), as PyTorch sorts them."""
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm
+
+
+def _strides_from(perm, shape, skip_ones):
+    out = [0] * len(shape)
+    step = 1
+    for d in perm:
+        out[d] = step
+        if not skip_ones or shape[d] > 1:
+            step *= shape[d]
+    return tuple(out)
+
+
+def like_strides(shape, strides):
+    """The strides of a copy of a (shape, strides) tensor made with memory_format=preserve."""
+    if _dense(shape, strides):
+        return tuple(strides)
+
+    def swap(d0, d1):
+        s0, s1 = strides[d0], strides[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        return -1 if s0 < s1 else 1 if s0 > s1 or shape[d0] > shape[d1] else 0
+    return _strides_from(_sorted_dims(len(shape), swap), shape, True)
+
+
+def result_strides(shape, operands):
+    """The strides PyTorch gives the result (of `shape`) of an elementwise op over `operands`:
+    (shape, strides) pairs in argument order, a Python number counting as a 0-d one."""
+    if all(tuple(s) == tuple(shape) for s, _ in operands):
+        if all(_contiguous(s, st) for s, st in operands):
+            return _strides_from(range(len(shape) - 1, -1, -1), shape, False)
+        if len(shape) == 4 and all(_channels_last(s, st) for s, st in operands):  # images stored NHWC
+            return _strides_from((1, 3, 2, 0), shape, False)
+        first = tuple(operands[0][1])
+        if all(_dense(s, st) and tuple(st) == first for s, st in operands):
+            return first
+    ndim = len(shape)
+    bcast = []
+    for s, st in operands:  # broadcast dims get stride 0, as they do in PyTorch
+        lead = ndim - len(s)
+        full = [0] * lead + [0 if n == 1 and shape[lead + i] != 1 else x for i, (n, x) in enumerate(zip(s, st))]
+        bcast.append(full)
+
+    def swap(d0, d1):
+        for st in bcast:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+    return _strides_from(_sorted_dims(ndim, swap), shape, False)
+
+
+def relayout(arr, strides, xp, copy=False):
+    """`arr` with the given element strides (a copy when its own differ, or when `copy`)."""
+    if not copy and (arr.size <= 1 or tuple(s // arr.itemsize for s in arr.strides) == tuple(strides)):
+        return arr
+    span = 1 + sum((n - 1) * s for n, s in zip(arr.shape, strides))
+    out = xp.lib.stride_tricks.as_strided(xp.empty(span, dtype=arr.dtype), shape=arr.shape,
+                                          strides=tuple(s * arr.itemsize for s in strides))
+    out[...] = arr
+    return out
+
+
+def elem_strides(arr):
+    item = arr.itemsize
+    return tuple(s // item for s in arr.strides)
+
+
+def canonical(arr):
+    """Row-major with the strides PyTorch gives a contiguous tensor, size-1 dims included (NumPy's
+    c_contiguous flag ignores those, and a view can carry any stride there)."""
+    if not arr.flags.c_contiguous:
+        return False
+    if 1 not in arr.shape or not arr.size:
+        return True
+    step = arr.itemsize
+    for n, st in zip(reversed(arr.shape), reversed(arr.strides)):
+        if st != step:
+            return False
+        step *= n
+    return True
+
+
+def c_ordered(arr):
+    """The dims that move in memory (size > 1, stride not 0) go from outer to inner, left to right:
+    then PyTorch lays an elementwise result over this operand out row-major."""
+    last = None
+    for n, st in zip(arr.shape, arr.strides):
+        if n != 1 and st != 0:
+            if last is not None and not 0 < st < last:
+                return False
+            last = st
+    return True
+
+
+def row_major(arr, xp):
+    """`arr` row-major, with the strides PyTorch reports for it (size-1 dims too: NumPy may give
+    those any stride, and NumPy's fancy indexing may lay a result out transposed)."""
+    if arr.ndim <= 1 or canonical(arr):
+        return arr
+    if not arr.flags.c_contiguous:
+        arr = xp.ascontiguousarray(arr)
+        if canonical(arr):
+            return arr
+    want, step = [], arr.itemsize
+    for n in reversed(arr.shape):
+        want.append(step)
+        step *= max(n, 1)
+    return xp.lib.stride_tricks.as_strided(arr, strides=tuple(reversed(want)))  # only size-1 dims differ

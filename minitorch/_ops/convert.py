@@ -8,12 +8,22 @@ class Clone(Primitive):
     _node_name = "CloneBackward0"
 
     @staticmethod
-    def forward(ctx, a):
-        return a._data.copy()  # C-contiguous, like PyTorch's clone of a non-contiguous tensor
+    def forward(ctx, a, *, contiguous=False):
+        return a._data.copy() if contiguous else preserved(a, a._data)
 
     @staticmethod
     def backward(ctx, grad):
         return (grad,)
+
+
+def preserved(a, arr):
+    """`arr` (a copy of a's values) laid out as PyTorch lays out a copy made "like" `a`: a's own
+    strides when a is dense (a transpose stays transposed), else dense in a's order of dims."""
+    from .common import canonical
+    if arr.size <= 1 or canonical(a._data):
+        return arr if arr is not a._data else arr.copy()
+    from .common import like_strides, relayout
+    return relayout(arr, like_strides(a.shape, a.stride()), a._device.xp, copy=arr is a._data)
 
 
 class ToCopy(Primitive):
@@ -38,15 +48,15 @@ class ToCopy(Primitive):
             arr = arr.astype(dtype.np)
         elif arr is a._data:
             arr = arr.copy()
-        return arr
+        return preserved(a, arr) if device == a._device else arr
 
     @staticmethod
     def backward(ctx, grad):
         return (grad.to(ctx.src_device, ctx.src_dtype),)
 
 
-def clone(a):
-    return Clone.apply(a)
+def clone(a, *, memory_format=None):
+    return Clone.apply(a, contiguous=memory_format is not None and memory_format.name == "contiguous_format")
 
 
 def to_copy(a, dtype, device):

@@ -6,6 +6,7 @@ boolean mask or an integer tensor give copies. Out-of-range indices get PyTorch'
 from __future__ import annotations
 
 from .. import _dtype
+from ..autograd.grad_mode import STATE
 from . import common
 from ._prim import Primitive
 from .views import ViewPrimitive
@@ -105,9 +106,164 @@ def _numpy_index_error(e, a):
     msg = str(e)
     if "out of bounds for axis" in msg:
         msg = msg.replace("axis", "dimension")
+    elif a.ndim == 0:
+        msg = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to "
+               "convert a 0-dim tensor to a number")
     elif "too many indices" in msg:
         msg = f"too many indices for tensor of dimension {a.ndim} (shape {list(a.shape)})"
     return IndexError(msg)
+
+
+# ---- reading: t[key] --------------------------------------------------------------------
+#
+# PyTorch indexes in two steps, and so does minitorch: the basic part of the key (ints,
+# slices, None, ...) first, as a view, then the advanced part (index tensors, lists, masks)
+# on that view. The step order decides the result's dims: `x[0, :, [0, 1]]` of a (2, 3, 4)
+# tensor is x[0] (3, 4) indexed by [:, [0, 1]], shape (3, 2). (NumPy, indexing in one step,
+# counts the 0 as an advanced index too and gives (2, 3).) Advanced indices that are not
+# side by side put their dims first, in both.
+
+_FULL = slice(None)
+
+
+def split_key(a, key):
+    """`key` as PyTorch's two steps: (basic, adv). `basic` is a NumPy key of ints, slices, None and
+    Ellipsis (None when it would select all of `a`); `adv` a NumPy key of slices and index arrays
+    over the dims of `a[basic]` (None when the key has no advanced part)."""
+    items, consumed = _classify(a, _as_tuple(key))
+    if consumed > a.ndim:
+        if a.ndim == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"too many indices for tensor of dimension {a.ndim} (shape {list(a.shape)})")
+    basic, adv = [], []
+    trivial, advanced, src, ellipsis = True, False, 0, False
+    xp = a._device.xp
+    for kind, val, n in items:
+        if kind == "int":
+            basic.append(val)
+            trivial = False
+            src += 1
+        elif kind == "slice":
+            basic.append(val)
+            adv.append(_FULL)
+            trivial = trivial and val == _FULL
+            src += 1
+        elif kind == "none":
+            basic.append(None)
+            adv.append(_FULL)
+            trivial = False
+        elif kind == "ellipsis":
+            if not ellipsis:  # PyTorch lets a second `...` stand for no dims
+                basic.append(Ellipsis)
+                adv.append(Ellipsis)
+                src += a.ndim - consumed
+                ellipsis = True
+        elif kind == "mask":
+            _check_mask(a, val, src)
+            basic.extend([_FULL] * n)
+            adv.append(val._data if n else None)
+            advanced = True
+            src += n
+        elif kind == "bool":  # a new dim of size 1 (True) or 0 (False), indexed as an advanced index
+            basic.append(None)
+            adv.append(xp.zeros(1 if val else 0, dtype=xp.int64))
+            trivial, advanced = False, True
+        else:  # an index array
+            basic.append(_FULL)
+            adv.append(val)
+            advanced = True
+            src += 1
+    if not advanced:
+        return tuple(basic), None
+    return (None if trivial else tuple(basic)), tuple(adv)
+
+
+def _as_tuple(key):
+    if key.__class__ is tuple:
+        return key
+    if key.__class__ is list and len(key) < 32 and any(
+            isinstance(k, (common.tensor_cls(), list, tuple, slice)) or k is None or k is Ellipsis for k in key):
+        import warnings
+        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
+                      "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
+                      "tensor index, x[torch.tensor(seq)], which will result either in an error or a different "
+                      "result", UserWarning, stacklevel=4)
+        return tuple(key)
+    return (key,)
+
+
+def _classify(a, key):
+    """Each element of the key as (kind, value, dims it consumes), and the dims consumed in all."""
+    T = common.tensor_cls()
+    items, consumed = [], 0
+    for k in key:
+        if k.__class__ is int or (isinstance(k, int) and not isinstance(k, bool)):
+            items.append(("int", int(k), 1))
+        elif k.__class__ is slice:
+            if k.step is not None and k.step <= 0:
+                raise ValueError("step must be greater than zero")
+            items.append(("slice", k, 1))
+        elif k is None:
+            items.append(("none", None, 0))
+        elif k is Ellipsis:
+            items.append(("ellipsis", None, 0))
+        elif isinstance(k, T):
+            items.append(_classify_tensor(a, k))
+        elif isinstance(k, bool):
+            items.append(("bool", k, 0))
+        else:
+            items.append(_classify_other(a, k))
+        consumed += items[-1][2]
+    return items, consumed
+
+
+def _classify_tensor(a, k):
+    if k.dtype is _dtype.uint8:
+        import warnings
+        warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
+                      UserWarning, stacklevel=5)
+        k = k.bool()  # PyTorch's legacy byte mask
+    if k.dtype.is_floating_point:
+        raise IndexError(
+            f"tensors used as indices must be long, int, byte or bool tensors (got {k.dtype}); "
+            "convert the index with .long()")
+    if k._device != a._device:
+        if k._device.type != "cpu" and a._device.type == "cpu":
+            raise RuntimeError(
+                f"indices should be either on cpu or on the same device as the indexed tensor "
+                f"({a._device}), got indices on {k._device}")
+        k = common.tensor_cls()._make(
+            a._device._xp_backend.from_host(k._device._xp_backend.to_host(k._data), a._device.index), a._device)
+    if k.dtype is _dtype.bool:
+        return ("bool", bool(k._data), 0) if k.ndim == 0 else ("mask", k, k.ndim)
+    if k.ndim == 0:
+        return ("int", int(k._data), 1)
+    return ("index", k._data, 1)
+
+
+def _classify_other(a, k):
+    """Lists, ranges, NumPy and CuPy arrays and scalars: as the tensor PyTorch would make of them."""
+    import numpy as np
+    if isinstance(k, np.bool_):
+        return ("bool", bool(k), 0)
+    if isinstance(k, np.integer):
+        return ("int", int(k), 1)
+    if isinstance(k, (list, tuple, range)) or isinstance(k, np.ndarray) or hasattr(k, "__cuda_array_interface__"):
+        xp = a._device.xp
+        arr = xp.asarray(np.asarray(k) if isinstance(k, (list, tuple, range)) else k)
+        if arr.dtype.kind == "f" and arr.size == 0:
+            arr = arr.astype(xp.int64)  # x[[]]: an empty index, not a float one
+        if arr.dtype.kind not in "biu":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if arr.dtype.kind == "b":
+            return _classify_tensor(a, common.tensor_cls()._make(arr, a._device))
+        if arr.ndim == 0:
+            return ("int", int(arr), 1)
+        return ("index", arr.astype(xp.int64, copy=False), 1)
+    raise IndexError(
+        f"only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+        f"valid indices (got {type(k).__name__})")
 
 
 class Select(ViewPrimitive):
@@ -117,16 +273,44 @@ class Select(ViewPrimitive):
     @staticmethod
     def forward(ctx, a, *, key):
         ctx.shape, ctx.key = a.shape, key
-        if Ellipsis not in key:
-            key = key + (Ellipsis,)  # NumPy then returns a 0-d *view* instead of a copied scalar
         try:
-            return a._data[key]
+            return basic_view(a._data, key, a._device.xp)
         except IndexError as e:
             raise _numpy_index_error(e, a) from None
 
     @staticmethod
     def backward(ctx, grad):
         return (IndexPutInto.apply(grad, key=ctx.key, shape=ctx.shape, accumulate=False),)
+
+
+def basic_view(arr, key, xp):
+    if Ellipsis not in key:
+        key = key + (Ellipsis,)  # NumPy then returns a 0-d *view* instead of a copied scalar
+    out = arr[key]
+    return out if None not in key else _new_dim_strides(arr, key, out, xp)
+
+
+def _new_dim_strides(arr, key, out, xp):
+    """A dim that None adds has size 1, so its stride never matters; PyTorch gives it the extent of
+    the dim it precedes (size * stride), or 1 at the end, and NumPy 0: make it PyTorch's."""
+    shape, strides = arr.shape, arr.strides
+    consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
+    fixed = list(out.strides)
+    src = pos = 0
+    for k in key:
+        if k is None:
+            fixed[pos] = shape[src] * strides[src] if src < len(shape) else arr.itemsize
+            pos += 1
+        elif k is Ellipsis:
+            src += len(shape) - consumed
+            pos += len(shape) - consumed
+        elif k.__class__ is slice:
+            src += 1
+            pos += 1
+        else:
+            src += 1
+    fixed = tuple(fixed)
+    return out if out.strides == fixed else xp.lib.stride_tricks.as_strided(out, strides=fixed)
 
 
 class Slice(Select):
@@ -139,9 +323,6 @@ class IndexUnsqueeze(Select):
 
 class Alias(Select):
     _node_name = "AliasBackward0"
-
-
-_FULL = slice(None)
 
 
 def _basic_cls(k):
@@ -160,7 +341,7 @@ def _basic_cls(k):
 
 
 class Index(Primitive):
-    """Advanced indexing (masks, integer tensors): a copy."""
+    """Advanced indexing (masks, integer tensors) with a key of slices and index arrays: a copy."""
     _node_name = "IndexBackward0"
 
     @staticmethod
@@ -171,10 +352,11 @@ class Index(Primitive):
         except IndexError as e:
             raise _numpy_index_error(e, a) from None
         # NumPy may lay the result out transposed (index dims first in memory); PyTorch's is row-major
-        return out if out.flags.c_contiguous else a._device.xp.ascontiguousarray(out)
+        return common.row_major(out, a._device.xp)
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # the indices are saved for backward, as in PyTorch
         return (IndexPutInto.apply(grad, key=ctx.key, shape=ctx.shape, accumulate=True),)
 
 
@@ -199,69 +381,199 @@ class IndexPutInto(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)
         return (grad[ctx.key],)
 
 
+def check_alive(ctx):
+    """A backward that reads what forward kept outside save_for_backward (indices) gives PyTorch's
+    "backward through the graph a second time" error once the graph has been freed."""
+    if ctx._freed:
+        ctx.saved_tensors  # raises it
+
+
+_BASIC = frozenset((int, slice, type(None), type(Ellipsis)))
+
+
 def getitem(a, key):
-    if isinstance(key, common.tensor_cls()) and key.dtype is _dtype.bool and key.shape == a.shape and a.ndim:
-        key = (key,)
-    k, basic = _convert_key(a, key)
-    if basic:
-        return _basic_cls(k).apply(a, key=k)
-    return Index.apply(a, key=k)
+    if key.__class__ is int:  # t[i], the commonest key
+        return Select.apply(a, key=(key,))
+    if key.__class__ is tuple:  # t[i, j:k]: only basic parts, the next commonest
+        for k in key:
+            if k.__class__ not in _BASIC or k.__class__ is slice and k.step is not None:
+                break
+        else:
+            if key.count(Ellipsis) <= 1:
+                return _basic_cls(key).apply(a, key=key)
+    basic, adv = split_key(a, key)
+    if adv is None:
+        return _basic_cls(basic).apply(a, key=basic)
+    if basic is not None:
+        a = _basic_cls(basic).apply(a, key=basic)
+    return Index.apply(a, key=adv)
 
 
 # ---- writing: t[key] = value ------------------------------------------------------------
 
 class IndexPut(Primitive):
-    """`a[key] = v` computed out of place: the record an indexed assignment leaves."""
+    """`a[key] = v` computed out of place, `key` of slices and index arrays: the record an
+    indexed assignment leaves."""
     _node_name = "IndexPutBackward0"
     reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a, v, *, key):
         ctx.key = key
+        ctx.v_ndim = v.ndim if isinstance(v, common.tensor_cls()) else 0
         r = a._data.copy()
         r[key] = v._data if isinstance(v, common.tensor_cls()) else v
         return r
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)
         keep = grad._device.xp.ones(grad.shape, dtype=bool)
         keep[ctx.key] = False  # what was overwritten gets no gradient
-        return grad * common.tensor_cls()._make(keep, grad._device), grad[ctx.key]
+        gv = grad[ctx.key]
+        if gv.ndim < ctx.v_ndim:  # the value had leading size-1 dims (allowed, as in PyTorch)
+            gv = gv.reshape((1,) * (ctx.v_ndim - gv.ndim) + tuple(gv.shape))
+        return grad * common.tensor_cls()._make(keep, grad._device), gv
 
 
 def setitem(a, key, value):
+    """`a[key] = value`. Unrecorded, a write into the memory; recorded (grad mode, something
+    requires grad), PyTorch's steps: fill_/copy_ of the view `a[basic]` (the base's history
+    becomes CopySlices), or index_put_ of the advanced part into that view."""
     from .inplace import run_inplace
     T = common.tensor_cls()
-    k, _ = _convert_key(a, key, "index_put_")
+    basic, adv = split_key(a, key)
+    masked = adv is not None and _masked_fill_key(adv, value)
+    value = _setitem_value(a, value, adv is not None and not masked)
+    if not (STATE.enabled and (a._requires_grad or isinstance(value, T) and value._requires_grad)):
+        try:
+            arr = a._data if basic is None else basic_view(a._data, basic, a._device.xp)
+        except IndexError as e:
+            raise _numpy_index_error(e, a) from None
+        _write(a, arr, adv, value, masked)
+        a._storage.version += 1
+        return a
+    whole = basic is None or all(k is Ellipsis or k == _FULL for k in basic)  # x[:] = v writes x itself
+    target = a if whole else _basic_cls(basic).apply(a, key=basic)
+    if adv is None:
+        _check_region(target._data)
+        if isinstance(value, T):
+            _check_shape(target, value)
+            target.copy_(_strip_leading_ones(value))
+        else:
+            target.fill_(_scalar_tensor(value, target))
+        return a
+
+    def fast():
+        _write(target, target._data, adv, value, masked)
+    try:
+        run_inplace(target, IndexPut, (value,), {"key": adv}, fast, "index_put_", overlap_ok=True)
+    except ValueError as e:  # from NumPy's write in IndexPut.forward
+        raise _shape_mismatch(target._data, adv, value) from e
+    return a
+
+
+def _masked_fill_key(adv, value):
+    """PyTorch writes one value through one bool mask with masked_fill_: then a value of another
+    dtype is converted, not refused."""
+    T = common.tensor_cls()
+    if isinstance(value, T) and value.numel() != 1:
+        return False
+    arrays = [k for k in adv if k.__class__ is not slice and k is not Ellipsis]
+    return len(arrays) == 1 and arrays[0].dtype.kind == "b"
+
+
+def _scalar_tensor(value, like):
+    return common.tensor_cls()._make(like._device.xp.asarray(value, dtype=like._data.dtype), like._device)
+
+
+def _setitem_value(a, value, strict_dtype):
+    """The value ready to write: a tensor on a's device (of a's dtype, where PyTorch converts), or
+    a Python number checked against a's dtype."""
+    T = common.tensor_cls()
     if isinstance(value, T):
         if value._device != a._device and not (value.ndim == 0 and value._device.type == "cpu"):
             common.same_device("index_put_", a, value)
         value = common.to_device_of(value, a._device)
         if value.dtype is not a.dtype:
+            if strict_dtype:
+                raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                                   f"{a.dtype._short} for the destination and {value.dtype._short} for the source. "
+                                   f"(convert the value first, e.g. value.to({a.dtype!r}))")
             value = value.to(a.dtype)
-    elif not isinstance(value, (int, float, bool)):
-        kind = type(value)
-        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
-        raise TypeError(f"can't assign a {name} to a {a._type_name()} (assign a number or a tensor: "
-                        "wrap lists and arrays with minitorch.tensor(...))")
+        return value
+    import numbers
+    import numpy as np
+    if isinstance(value, (bool, float, complex)) or (isinstance(value, numbers.Integral)
+                                                     and not isinstance(value, np.bool_)):
+        return _dtype.checked_scalar(value, a.dtype)
+    kind = type(value)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    raise TypeError(f"can't assign a {name} to a {a._type_name()} (assign a number or a tensor: "
+                    "wrap lists and arrays with minitorch.tensor(...))")
 
-    def fast():
-        try:
-            a._data[k] = value._data if isinstance(value, T) else value
-        except IndexError as e:
-            raise _numpy_index_error(e, a) from None
-        except ValueError as e:
-            vs = list(value.shape) if isinstance(value, T) else []
-            target = list(a._data[k].shape)
-            raise RuntimeError(
-                f"shape mismatch: value tensor of shape {vs} cannot be broadcast to indexing result of "
-                f"shape {target}") from e
 
-    run_inplace(a, IndexPut, (value,), {"key": k}, fast, "index_put_")
-    return a
+def _overlapping(arr):
+    return arr.size > 1 and any(s == 0 and n > 1 for n, s in zip(arr.shape, arr.strides))
+
+
+def _check_region(arr):
+    if _overlapping(arr):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+            "location. Please clone() the tensor before performing the operation. (the indexed region of an "
+            "expanded tensor; write into a .clone() of it)")
+
+
+def _strip_leading_ones(value):
+    shape = tuple(value.shape)
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    return value if shape == tuple(value.shape) else value.view(shape)
+
+
+def _check_shape(target, value):
+    """A value must broadcast to the indexed region (after dropping leading size-1 dims): else
+    PyTorch's expand error."""
+    if isinstance(value, common.tensor_cls()):
+        _strip_leading_ones(value.detach()).expand(target.shape)
+
+
+def _write(a, arr, adv, value, masked):
+    """The unrecorded write of `value` into `arr` (a's memory, or a view of it)."""
+    T = common.tensor_cls()
+    v = value._data if isinstance(value, T) else value
+    if adv is None:
+        _check_region(arr)
+        if isinstance(value, T):
+            _check_shape(T._make(arr, a._device), value)
+            v = _strip_leading_ones(value)._data
+        arr[...] = v
+        return
+    if _overlapping(arr):
+        import warnings
+        kinds = [("index_put_", "tensor[indices] = tensor")] + ([("masked_fill_", "tensor[mask] = scalar")]
+                                                                if masked else [])
+        for name, example in kinds:  # index_put_ warns, then the masked_fill_ it hands over to does
+            warnings.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the tensor before "
+                          f"performing this operation. This also applies to advanced indexing e.g. {example}",
+                          UserWarning, stacklevel=4)
+    try:
+        arr[adv] = v
+    except IndexError as e:
+        raise _numpy_index_error(e, a) from None
+    except ValueError as e:
+        raise _shape_mismatch(arr, adv, value) from e
+
+
+def _shape_mismatch(arr, adv, value):
+    vs = list(value.shape) if isinstance(value, common.tensor_cls()) else []
+    return RuntimeError(f"shape mismatch: value tensor of shape {vs} cannot be broadcast to indexing result of "
+                        f"shape {list(arr[adv].shape)}")
 
 
 # ---- gather / scatter / select ---------------------------------------------------------
@@ -279,6 +591,7 @@ class Gather(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)
         return (scatter_along(grad, ctx.index, ctx.dim, ctx.shape, add=True),)
 
 
@@ -300,6 +613,7 @@ class ScatterAlong(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)
         return (Gather.apply(grad, dim=ctx.dim, index=ctx.index),)
 
 
@@ -319,7 +633,8 @@ def scatter_along(grad, index, dim, shape, add=False):
     return ScatterAlong.apply(grad, index=index, dim=dim, shape=tuple(shape), add=add)
 
 
-def gather(a, dim, index):
+def gather(a, dim=None, index=None, *, axis=None, sparse_grad=False):
+    dim = dim if axis is None else axis
     d = common.wrap_dim(dim, a.ndim, "gather")
     if index.dtype is not _dtype.int64 and index.dtype.is_floating_point:
         raise RuntimeError(f"gather(): Expected dtype int64 for index, got {index.dtype}")
@@ -336,16 +651,51 @@ def gather(a, dim, index):
         raise RuntimeError(str(_numpy_index_error(e, a))) from None
 
 
-def index_select(a, dim, index):
-    d = common.wrap_dim(dim, a.ndim, "index_select")
+class IndexSelect(Index):
+    _node_name = "IndexSelectBackward0"
+
+
+def index_select(a, dim=None, index=None, *, axis=None):
+    dim = dim if axis is None else axis
+    T = common.tensor_cls()
+    if not isinstance(index, T):
+        raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
+    if index.dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    key = (slice(None),) * d + (index,)
-    return getitem(a, key)
+    d = common.wrap_dim(dim, a.ndim, "index_select")
+    idx = common.to_device_of(index, a._device)._data.reshape(-1)
+    n = a.shape[d] if a.ndim else 1
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= n):  # no negative indices, unlike t[idx]
+        raise IndexError("index out of range in self")
+    if a.ndim == 0:
+        return a.clone()
+    return IndexSelect.apply(a, key=(slice(None),) * d + (idx,))
+
+
+class MaskedFill(Primitive):
+    """`a` with `value` where `mask` is True (MaskedFillBackward0): the gradient passes where the
+    mask is False; a tensor value gets the sum of the rest."""
+    _node_name = "MaskedFillBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, a, value, *, mask):
+        ctx.mask = mask
+        xp = a._device.xp
+        v = value._data if isinstance(value, common.tensor_cls()) else value
+        return common.row_major(xp.where(mask, xp.asarray(v, dtype=a._data.dtype), a._data), xp)
+
+    @staticmethod
+    def backward(ctx, grad):
+        check_alive(ctx)
+        m = common.tensor_cls()._make(ctx.mask, grad._device)
+        gv = grad.masked_fill(~m, 0.0).sum() if ctx.needs_input_grad[1] else None
+        return (grad.masked_fill(m, 0.0) if ctx.needs_input_grad[0] else None), gv
 
 
 def masked_fill(a, mask, value):
-    from .pointwise import where
     T = common.tensor_cls()
     if mask.dtype is not _dtype.bool:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype}")
@@ -353,15 +703,24 @@ def masked_fill(a, mask, value):
         if value.ndim:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
                                f"with {value.ndim} dimension(s).")
-        value = value.to(a.dtype)
+        value = common.to_device_of(value, a._device).to(a.dtype)
     else:
-        value = a.new_full((), value)
-    return where(mask, value, a)
+        value = _dtype.checked_scalar(value, a.dtype)
+    mask = common.to_device_of(mask, a._device)
+    shape = common.broadcast_shapes(a.shape, mask.shape, op="masked_fill")
+    if shape != a.shape:  # the mask may broadcast over a, never a over the mask
+        raise RuntimeError(f"output with shape {list(a.shape)} doesn't match the broadcast shape {list(shape)}")
+    return MaskedFill.apply(a, value, mask=mask._data)
 
 
 def nonzero(a, as_tuple=False):
     from .._tensor import Tensor
     xp = a._device.xp
+    if a.ndim == 0:  # PyTorch treats a 0-d tensor as a 1-element 1-d one, with no index columns
+        n = int(bool(a._data))
+        if as_tuple:
+            return (Tensor._make(xp.zeros(n, xp.int64), a._device),)
+        return Tensor._make(xp.zeros((n, 0), xp.int64), a._device)
     idx = xp.nonzero(a._data)
     if as_tuple:
         return tuple(Tensor._make(i.astype(xp.int64), a._device) for i in idx)

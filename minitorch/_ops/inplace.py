@@ -20,18 +20,45 @@ from . import common
 
 
 def check_inplace(t, op):
-    if STATE.enabled and t.requires_grad and t.grad_fn is None:
+    if not STATE.enabled or not t._requires_grad:  # nothing recorded, nothing to protect
+        return
+    if t._multi_view is not None:
+        name = t.grad_fn.name() if t.grad_fn is not None else "a multi-output view"
+        raise RuntimeError(
+            f"Output {t._output_nr} of {name.rstrip('0123456789').removesuffix('Backward')} is a view and is being "
+            "modified inplace. This view is the output of a function that returns multiple views. Such functions "
+            "do not allow the output views to be modified inplace. You should replace the inplace operation by an "
+            f"out-of-place one. ({op}: modify a .clone() of it instead)")
+    if t.grad_fn is None and not t._no_grad_view:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation. "
             f"({op} on a tensor of shape {list(t.shape)}: wrap the update in `with minitorch.no_grad():`, "
             "as optimizers do, or use the out-of-place form)")
     base = t._base
+    if t._no_grad_view and base is not None and base._requires_grad:
+        _no_grad_view_error(t, op)
     # only a view that is itself in the graph counts: detach() aliases share memory but not history
-    if STATE.enabled and base is not None and t.requires_grad and base.requires_grad and base.grad_fn is None:
+    if base is not None and base._requires_grad and base.grad_fn is None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation. "
             f"({op}: modify a .clone() of the leaf instead, or do it under `with minitorch.no_grad():`)")
+
+
+def _no_grad_view_error(t, op):
+    raise RuntimeError(
+        "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
+        "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+        "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
+        f"tracked) or both outside (if you want the inplace to be tracked). ({op} on a view of shape "
+        f"{list(t.shape)})")
+
+
+def check_overlap(t, op):
+    """An op writing every element may not write through an expanded tensor (several elements, one
+    memory location): PyTorch refuses, except for fill_ and zero_, which write one value anyway."""
     arr = t._data
+    if arr.size <= 1:
+        return
     for n, s in zip(arr.shape, arr.strides):
         if s == 0 and n > 1:
             raise RuntimeError(
@@ -52,23 +79,21 @@ def check_result(t, result_dtype, result_shape, op):
             f"({op} can't grow the tensor it writes into)")
 
 
-def run_inplace(self, cls, others, kw, fast, op):
+def run_inplace(self, cls, others, kw, fast, op, *, overlap_ok=False):
     """Run primitive `cls` on (self, *others) and write the result into self.
 
-    `fast()` does the write without recording (a NumPy ufunc with out=, usually).
+    `fast()` does the write without recording (a NumPy ufunc with out=, usually). `overlap_ok`:
+    the op may write into an expanded tensor (fill_, zero_, an indexed write).
     """
     refresh_view(self)
     check_inplace(self, op)
+    if not overlap_ok and not self._data.flags.c_contiguous:  # row-major memory never overlaps itself
+        check_overlap(self, op)
     T = common.tensor_cls()
     record = STATE.enabled and cls.differentiable and (
-        self.requires_grad or any(isinstance(o, T) and o.requires_grad for o in others))
-    if self._no_grad_view and STATE.enabled and (record or self._base.requires_grad):
-        raise RuntimeError(
-            "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
-            "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
-            "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
-            f"tracked) or both outside (if you want the inplace to be tracked). ({op} on a view of shape "
-            f"{list(self.shape)})")
+        self._requires_grad or any(isinstance(o, T) and o._requires_grad for o in others))
+    if self._no_grad_view and STATE.enabled and record:
+        _no_grad_view_error(self, op)
     if not record:
         fast()
         self._storage.version += 1
@@ -97,15 +122,19 @@ def _rebase(t, node):
     # lets each one renew its grad_fn when next used (autograd.function.refresh_view).
     t._storage.rebases += 1
     if t._base is None:
-        t.requires_grad = True
+        old = t.grad_fn, t._output_nr
+        t._requires_grad = True
         t.grad_fn = node
         t._output_nr = 0
+        _follow_retain(t, *old)
         return
     base = t._base
     slices = CopySlices(base, t, node)
-    base.requires_grad = True
+    old = base.grad_fn, base._output_nr
+    base._requires_grad = True
     base.grad_fn = slices
     base._output_nr = 0
+    _follow_retain(base, *old)
     # the view's own history becomes "a strided view of the new base"
     as_view_of_new_base(t, base)
 
@@ -113,10 +142,22 @@ def _rebase(t, node):
 def as_view_of_new_base(v, base):
     from .views import as_strided
     fresh = as_strided(base, v.shape, v.stride(), v.storage_offset())
-    v.requires_grad = True
+    old = v.grad_fn, v._output_nr
+    v._requires_grad = True
     v.grad_fn = fresh.grad_fn
     v._output_nr = 0
     v._seen_rebases = base._storage.rebases
+    _follow_retain(v, *old)
+
+
+def _follow_retain(t, old_fn, old_nr):
+    """retain_grad() follows the tensor to its new history: its .grad is then the gradient of its
+    newest value, as in PyTorch."""
+    if t._retains_grad:
+        if old_fn is not None and old_fn._retain:
+            old_fn._retain.pop(old_nr, None)
+        t._retains_grad = False
+        t.retain_grad()
 
 
 class CopySlices(Node):

@@ -5,6 +5,7 @@ import math
 
 from . import common
 from ._prim import Primitive
+from .views import MultiViewPrimitive
 
 
 class Cat(Primitive):
@@ -21,7 +22,8 @@ class Cat(Primitive):
         return tuple(grad.split(ctx.sizes, ctx.dim))
 
 
-def cat(tensors, dim=0):
+def cat(tensors, dim=0, *, axis=None):
+    dim = dim if axis is None else axis
     tensors = list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
@@ -50,7 +52,23 @@ def cat(tensors, dim=0):
 concat = concatenate = cat
 
 
-def stack(tensors, dim=0):
+class Stack(Primitive):
+    """Tensors of one shape joined along a new dim (StackBackward0): the gradient of each is its slice."""
+    _node_name = "StackBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, *tensors, dim):
+        ctx.dim = dim
+        return tensors[0]._device.xp.stack([t._data for t in tensors], axis=dim)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return tuple(grad.select(ctx.dim, i) for i in range(grad.shape[ctx.dim]))
+
+
+def stack(tensors, dim=0, *, axis=None):
+    dim = dim if axis is None else axis
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -61,7 +79,10 @@ def stack(tensors, dim=0):
                 f"stack expects each tensor to be equal size, but got {list(shape)} at entry 0 and "
                 f"{list(t.shape)} at entry {i}")
     d = common.wrap_dim(dim, len(shape) + 1, "stack")
-    return cat([t.unsqueeze(d) for t in tensors], d)
+    dev = common.same_device("stack", *tensors)
+    dt = common.result_dtype(*tensors) if any(t.dtype is not tensors[0].dtype for t in tensors) else None
+    parts = [common.to_device_of(t, dev) if dt is None else common.to_device_of(t, dev).to(dt) for t in tensors]
+    return Stack.apply(*parts, dim=d)
 
 
 def hstack(tensors):
@@ -73,6 +94,45 @@ def vstack(tensors):
     return cat([t.reshape(1, -1) if t.ndim < 2 else t for t in tensors], 0)
 
 
+class Split(MultiViewPrimitive):
+    """Consecutive pieces along a dim, each a view (one node for all: SplitBackward0); the
+    gradient is the pieces' gradients joined back (zeros for a piece that got none)."""
+    _node_name = "SplitBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim, sizes):
+        ctx.dim = dim
+        out, start = [], 0
+        lead = (slice(None),) * dim
+        for n in sizes:
+            out.append(a._data[lead + (slice(start, start + n),)])
+            start += n
+        return tuple(out)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return (cat(grads, ctx.dim),)
+
+
+class SplitWithSizes(Split):
+    _node_name = "SplitWithSizesBackward0"
+
+
+class Unbind(MultiViewPrimitive):
+    """Every index along a dim, each a view one dim smaller (UnbindBackward0)."""
+    _node_name = "UnbindBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim):
+        ctx.dim = dim
+        lead = (slice(None),) * dim
+        return tuple(a._data[lead + (i, Ellipsis)] for i in range(a.shape[dim]))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return (stack(grads, ctx.dim),)
+
+
 def split(a, split_size_or_sections, dim=0):
     d = common.wrap_dim(dim, a.ndim, "split")
     n = a.shape[d]
@@ -81,17 +141,13 @@ def split(a, split_size_or_sections, dim=0):
         if size <= 0 and n:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
         sizes = [min(size, n - s) for s in range(0, n, size)] if n else [0]
-    else:
-        sizes = list(split_size_or_sections)
-        if sum(sizes) != n:
-            raise RuntimeError(
-                f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension "
-                f"{d}), but got split_sizes={sizes}")
-    out, start = [], 0
-    for s in sizes:
-        out.append(a.narrow(d, start, s))
-        start += s
-    return tuple(out)
+        return Split.apply(a, dim=d, sizes=tuple(sizes))
+    sizes = list(split_size_or_sections)
+    if sum(sizes) != n:
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension "
+            f"{d}), but got split_sizes={sizes}")
+    return SplitWithSizes.apply(a, dim=d, sizes=tuple(sizes))
 
 
 def chunk(a, chunks, dim=0):
@@ -100,32 +156,48 @@ def chunk(a, chunks, dim=0):
     d = common.wrap_dim(dim, a.ndim, "chunk")
     size = math.ceil(a.shape[d] / chunks) if a.shape[d] else 0
     if size == 0:
-        return tuple(a.narrow(d, 0, 0) for _ in range(chunks)) if a.shape[d] == 0 else ()
+        return Split.apply(a, dim=d, sizes=(0,) * chunks) if a.shape[d] == 0 else ()
     return split(a, size, d)
 
 
 def unbind(a, dim=0):
     d = common.wrap_dim(dim, a.ndim, "unbind")
-    return tuple(a.select(d, i) for i in range(a.shape[d]))
+    return Unbind.apply(a, dim=d)
+
+
+class Repeat(Primitive):
+    """The tensor tiled `sizes` times along each dim (RepeatBackward0); a copy, as in PyTorch. The
+    gradient sums the copies: view it as (r0, n0, r1, n1, ...) and sum over the r's."""
+    _node_name = "RepeatBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, a, *, sizes):
+        ctx.in_shape = a.shape
+        shape = (1,) * (len(sizes) - a.ndim) + tuple(a.shape)
+        ctx.sizes, ctx.shape = sizes, shape
+        return a._device.xp.tile(a._data.reshape(shape), sizes)
+
+    @staticmethod
+    def backward(ctx, grad):
+        inter = []
+        for r, n in zip(ctx.sizes, ctx.shape):
+            inter += [r, n]
+        g = grad.reshape(inter).sum(dim=tuple(range(0, len(inter), 2)))
+        return (g.reshape(ctx.in_shape),)
 
 
 def repeat(a, *sizes):
-    """Tile by viewing each dim as (1, n), expanding the 1 to the repeat count, and reshaping."""
+    if not sizes and a.ndim:
+        raise TypeError("repeat() missing 1 required positional arguments: \"repeats\"")
     sizes = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
     if len(sizes) < a.ndim:
         raise RuntimeError(
             "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor "
             f"(repeat{list(sizes)} on a tensor of shape {list(a.shape)})")
-    shape = (1,) * (len(sizes) - a.ndim) + tuple(a.shape)
-    x = a.reshape(shape)
-    inter = []
-    target = []
-    for r, n in zip(sizes, shape):
-        inter += [1, n]
-        target += [r, n]
-    out = x.reshape(inter).expand(target).reshape([r * n for r, n in zip(sizes, shape)])
-    # repeat always copies (PyTorch); the reshape can still be a view when no dim is really repeated
-    return out.clone() if out._storage is a._storage else out
+    if any(r < 0 for r in sizes):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: {list(sizes)}")
+    return Repeat.apply(a, sizes=tuple(int(r) for r in sizes))
 
 
 class Flip(Primitive):
@@ -142,11 +214,15 @@ class Flip(Primitive):
 
 
 def flip(a, *dims):
+    if not dims and a.ndim:
+        raise TypeError("flip() missing 1 required positional arguments: \"dims\"")
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
     return Flip.apply(a, dims=common.wrap_dims(dims, a.ndim, "flip"))
 
 
 def tile(a, *sizes):
+    if not sizes and a.ndim:
+        raise TypeError("tile() missing 1 required positional arguments: \"dims\"")
     sizes = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
     sizes = (1,) * (a.ndim - len(sizes)) + sizes
     return repeat(a, *sizes)

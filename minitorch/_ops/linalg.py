@@ -45,8 +45,57 @@ class Mv(Matmul):
     _node_name = "MvBackward0"  # matrix @ vector
 
 
+class Bmm(Matmul):
+    _node_name = "BmmBackward0"
+
+
+# PyTorch computes a batched matmul as one mm or bmm of folded shapes and shows the last step
+# of that as the grad_fn: the names below are those, on the same gradient.
+class MatmulFolded(Matmul):
+    _node_name = "UnsafeViewBackward0"
+
+
+class VecMat(Matmul):
+    _node_name = "SqueezeBackward4"  # vector @ matrix: a 1-row matrix product, squeezed
+
+
+class MatBatch(Matmul):
+    _node_name = "CloneBackward0"  # matrix @ batch of matrices
+
+
+def _node_for(na, nb):
+    if na == 2 and nb == 2:
+        return Matmul
+    if nb == 1:
+        return Dot if na == 1 else Mv if na == 2 else MatmulFolded
+    if na == 1:
+        return VecMat if nb == 2 else MatmulFolded
+    return MatBatch if na == 2 else MatmulFolded
+
+
+_CTYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+          "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
 def _sizes(a, b):
     return f"{list(a.shape)} @ {list(b.shape)}"
+
+
+def _shape_error(a, b, op):
+    """PyTorch's message for sizes that do not fit, in the shapes it folds the operands to."""
+    import math
+    sa, sb = a.shape, b.shape
+    hint = (f" ({op} of {_sizes(a, b)}: the last dim of the first must equal the "
+            f"{'first' if b.ndim == 1 else 'second-to-last'} dim of the second; transpose one with .T or .mT?)")
+    if b.ndim == 1:
+        rows = math.prod(sa[:-1])
+        return RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{sa[-1]}), vec ({sb[0]})" + hint)
+    if b.ndim == 2:
+        rows = math.prod(sa[:-1]) if a.ndim > 1 else 1
+        return RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{sa[-1]} and {sb[0]}x{sb[1]})" + hint)
+    batch = math.prod(common.broadcast_shapes(sa[:-2], sb[:-2], op=op))
+    return RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, {sa[-1]}] but "
+                        f"got: [{batch}, {sb[-2]}]." + hint)
 
 
 def matmul(a, b, op="matmul"):
@@ -61,30 +110,30 @@ def matmul(a, b, op="matmul"):
         raise RuntimeError(
             f"both arguments to {op} need to be at least 1D, but they are {a.ndim}D and {b.ndim}D "
             "(use * to multiply by a scalar)")
-    if a._device is not b._device:
-        common.same_device(op, a, b)  # both are at least 1-D here, so this raises
-    if a.dtype is not b.dtype:
-        raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {a.dtype} != {b.dtype} "
-            f"({op} does not promote; convert one, e.g. b.to(a.dtype))")
+    _check_pair(a, b, op)
     k_a = a.shape[-1]
     k_b = b.shape[-2] if b.ndim > 1 else b.shape[0]
+    if a.ndim > 2 or b.ndim > 2:
+        common.broadcast_shapes(a.shape[:-2] if a.ndim > 2 else (), b.shape[:-2] if b.ndim > 2 else (), op=op)
     if k_a != k_b:
         if a.ndim == 1 and b.ndim == 1:
             raise RuntimeError(
                 f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have the "
                 "same number of elements, but got {} and {} elements respectively".format(a.shape[0], b.shape[0]))
-        rows = a.shape[-2] if a.ndim > 1 else 1
-        cols = b.shape[-1] if b.ndim > 1 else 1
+        raise _shape_error(a, b, op)
+    return _node_for(a.ndim, b.ndim).apply(a, b)
+
+
+def _check_pair(a, b, op):
+    if a._device is not b._device:
+        common.same_device(op, a, b)  # both are at least 1-D here, so this raises
+    if a.dtype is not b.dtype:
+        if a.ndim == 1 and b.ndim == 1:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {a.dtype._short} and "
+                               f"{b.dtype._short}")
         raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k_a} and {k_b}x{cols}) "
-            f"({op} of {_sizes(a, b)}: the last dim of the first must equal the "
-            f"{'first' if b.ndim == 1 else 'second-to-last'} dim of the second; transpose one with .T or .mT?)")
-    if a.ndim > 2 or b.ndim > 2:
-        common.broadcast_shapes(a.shape[:-2] if a.ndim > 2 else (), b.shape[:-2] if b.ndim > 2 else (), op=op)
-    if b.ndim == 1 and a.ndim <= 2:
-        return (Dot if a.ndim == 1 else Mv).apply(a, b)
-    return Matmul.apply(a, b)
+            f"expected m1 and m2 to have the same dtype, but got: {_CTYPE[a.dtype.name]} != {_CTYPE[b.dtype.name]} "
+            f"({op} does not promote {a.dtype} and {b.dtype}; convert one, e.g. b.to(a.dtype))")
 
 
 def mm(a, b):
@@ -94,11 +143,15 @@ def mm(a, b):
 
 
 def bmm(a, b):
-    if a.ndim != 3 or b.ndim != 3:
+    if a.ndim != 3:
         raise RuntimeError(f"batch1 must be a 3D tensor (bmm got {a.ndim}D and {b.ndim}D)")
-    if a.shape[0] != b.shape[0]:
-        raise RuntimeError(f"bmm: batch sizes differ: {a.shape[0]} and {b.shape[0]}")
-    return matmul(a, b, "bmm")
+    if b.ndim != 3:
+        raise RuntimeError(f"batch2 must be a 3D tensor (bmm got {a.ndim}D and {b.ndim}D)")
+    if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
+                           f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    _check_pair(a, b, "bmm")
+    return Bmm.apply(a, b)
 
 
 def dot(a, b):
@@ -114,4 +167,7 @@ def mv(a, b):
 
 
 def outer(a, b):
+    for name, t in (("self", a), ("vec2", b)):
+        if t.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
     return a.unsqueeze(1) * b.unsqueeze(0)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from .. import _dtype
 from .._dtype import get_default_dtype
 from . import common
-from ._prim import Primitive, _tensor_cls
+from ._prim import NULL_CTX, Primitive, _tensor_cls
+from . import _prim
 
 
 # Forwards read operands as `getattr(x, "_data", x)`: a tensor's array, or a Python scalar
@@ -133,10 +134,6 @@ class PowTensor(Pow):
     _node_name = "PowBackward1"  # PyTorch names pow by its operands: tensor ** tensor
 
 
-class PowScalarBase(Pow):
-    _node_name = "PowBackward2"  # number ** tensor
-
-
 def _scalar_log(x):
     import math
     return math.log(x) if x > 0 else float("nan") if x < 0 else float("-inf")
@@ -197,8 +194,106 @@ LogicalAnd, LogicalOr, LogicalXor = (_nograd(n, u) for n, u in [
     ("LogicalAnd", "logical_and"), ("LogicalOr", "logical_or"), ("LogicalXor", "logical_xor")])
 BitAnd, BitOr, BitXor = (_nograd(n, u) for n, u in [
     ("BitAnd", "bitwise_and"), ("BitOr", "bitwise_or"), ("BitXor", "bitwise_xor")])
-FloorDivide, Remainder = _nograd("FloorDivide", "floor_divide"), _nograd("Remainder", "remainder")
-Fmod = _nograd("Fmod", "fmod")  # C's fmod: the sign of the dividend (remainder: of the divisor)
+
+
+class Remainder(Primitive):
+    """Python's %: the sign of the divisor. a - b * floor(a / b), so d/da = 1, d/db = -floor(a / b)."""
+    _node_name = "RemainderBackward1"  # tensor % tensor; RemainderBackward0 is tensor % number
+    ufunc, rounding = "remainder", "floor"
+
+    @classmethod
+    def forward(cls, ctx, a, b):
+        if ctx.needs_input_grad and ctx.needs_input_grad[1]:
+            ctx.save_for_backward(a, b)
+        xp, x, y = _xp(a, b), getattr(a, "_data", a), getattr(b, "_data", b)
+        if cls.ufunc == "fmod" or xp.asarray(x).dtype.kind != "f":
+            return getattr(xp, cls.ufunc)(x, y)
+        # PyTorch's float remainder: fmod, moved into the divisor's sign; so -2.0 % 1.0 is -0., as there
+        m = xp.fmod(x, y)
+        return xp.where((m != 0) & ((y < 0) != (m < 0)), m + y, m)
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        if not ctx.needs_input_grad[1]:
+            return grad, None
+        a, b = ctx.saved_tensors
+        q = div(a.detach(), b.detach(), rounding_mode=cls.rounding)  # piecewise constant: no derivative of its own
+        return (grad if ctx.needs_input_grad[0] else None), -grad * q
+
+
+class RemainderScalar(Primitive):
+    """tensor % number: the tensor is the only input (RemainderBackward0); d/da = 1."""
+    _node_name = "RemainderBackward0"
+    reads_input_in_backward = False
+    ufunc = "remainder"
+
+    @classmethod
+    def forward(cls, ctx, a, *, other):
+        return Remainder.forward(NULL_CTX, a, other) if cls.ufunc == "remainder" else \
+            a._device.xp.fmod(a._data, other)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad,)
+
+
+class Fmod(Remainder):
+    """C's fmod: the sign of the dividend; a - b * trunc(a / b)."""
+    _node_name = "FmodBackward1"
+    ufunc, rounding = "fmod", "trunc"
+
+
+class FmodScalar(RemainderScalar):
+    _node_name = "FmodBackward0"
+    ufunc = "fmod"
+
+
+class FloorDivide(Primitive):
+    """Recorded for floats, as in PyTorch, whose floor_divide has no derivative: backward says so."""
+    _node_name = "NotImplemented"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, a, b=None, *, other=None):
+        return _xp(a, b).floor_divide(getattr(a, "_data", a), getattr(b, "_data", b) if b is not None else other)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for floor_divide is not implemented (floor division is piecewise constant: "
+                           "its gradient would be 0 almost everywhere; detach() the result if that is meant)")
+
+
+class _Shift(Primitive):
+    """Bit shifts with PyTorch's answer for shifts outside [0, bits): 0 (left), or the sign (right)."""
+    differentiable = False
+    left = True
+
+    @classmethod
+    def forward(cls, ctx, a, b):
+        xp = _xp(a, b)
+        x, s = xp.asarray(getattr(a, "_data", a)), xp.asarray(getattr(b, "_data", b))
+        if x.dtype.kind == "b":
+            x = x.astype(xp.int64)
+        s = s.astype(x.dtype)
+        bits = 8 * x.dtype.itemsize
+        signed = x.dtype.kind == "i"
+        wild = (s < 0) | (s >= bits - (signed and not cls.left))
+        safe = xp.where(wild, 0, s)
+        if cls.left:
+            out = xp.where(wild, 0, xp.left_shift(x, safe))
+        elif signed:  # an arithmetic shift by bits - 1 leaves only the sign: -1 or 0
+            out = xp.right_shift(x, xp.where(wild, bits - 1, safe))
+        else:
+            out = xp.where(wild, 0, xp.right_shift(x, safe))
+        return out.astype(x.dtype, copy=False)
+
+
+class LShift(_Shift):
+    left = True
+
+
+class RShift(_Shift):
+    left = False
 
 
 class Where(Primitive):
@@ -222,23 +317,36 @@ class Where(Primitive):
 
 def binary(cls, a, b, op, *, floating=False, cast=True):
     """Check devices, promote dtypes as PyTorch does, and run a binary primitive."""
-    T = _tensor_cls()
+    T = _prim._Tensor or _tensor_cls()
     a_t, b_t = isinstance(a, T), isinstance(b, T)
     if a_t and b_t:
         if a._device is not b._device:
             dev = common.same_device(op, a, b)
             a, b = common.to_device_of(a, dev), common.to_device_of(b, dev)
-        if a._data.dtype == b._data.dtype:
-            dt = a.dtype
-            if not floating or dt.is_floating_point:  # the common case: nothing to promote or cast
+        ad, bd = a._data, b._data
+        if ad.dtype is bd.dtype or ad.dtype == bd.dtype:
+            if not floating or ad.dtype.kind == "f":  # the common case: nothing to promote or cast
                 try:
-                    return cls.apply(a, b)
+                    out = cls.apply(a, b)
                 except ValueError as e:
                     _raise_broadcast(a, b, op, e)
+                if ad.flags.c_contiguous and bd.flags.c_contiguous and (
+                        ad.shape == bd.shape or 1 not in ad.shape and 1 not in bd.shape):
+                    return out  # row-major inputs: NumPy's layout is PyTorch's
+                return laid_out(out, a, b)
+            dt = a.dtype
         else:
             dt = common.result_dtype(a, b)
     elif a_t:
-        if b.__class__ not in _PY_NUMBERS:
+        bc = b.__class__
+        if (bc is float or bc is int) and a._data.dtype.kind == "f":  # float tensor and a number: no casting
+            try:
+                out = cls.apply(a, b)
+            except ValueError as e:
+                _raise_broadcast(a, b, op, e)
+            d = a._data
+            return out if d.flags.c_contiguous and 1 not in d.shape else laid_out(out, a, b)
+        if bc not in _PY_NUMBERS:
             return binary(cls, a, _as_operand(b, op), op, floating=floating, cast=cast)
         dt = a.dtype if type(b) is not float or a.dtype.is_floating_point else common.result_dtype(a, b)
         if type(b) is bool or (type(b) is int and dt is _dtype.bool):
@@ -260,10 +368,45 @@ def binary(cls, a, b, op, *, floating=False, cast=True):
             a = _scalar_as(a, dt)
         if not b_t:
             b = _scalar_as(b, dt)
+    elif type(b) is int and dt._category == 1:  # comparisons: an int is cast (wrapped) like a tensor
+        b = _scalar_as(b, dt)
     try:
-        return cls.apply(a, b)
+        out = cls.apply(a, b)
     except ValueError as e:
         _raise_broadcast(a, b, op, e)
+    if not (a_t and b_t):  # a tensor and a number: row-major stays row-major
+        d = (a if a_t else b)._data
+        if d.flags.c_contiguous and 1 not in d.shape:
+            return out
+    return laid_out(out, a, b)
+
+
+def laid_out(out, *xs):
+    """`out` in PyTorch's memory layout for an elementwise op over `xs` (tensors or numbers): only
+    inputs that are not all row-major can make it differ from NumPy's (see common.result_strides)."""
+    T = _tensor_cls()
+    for x in xs:
+        if isinstance(x, T):
+            d = x._data
+            if not d.flags.c_contiguous or 1 in d.shape and not common.canonical(d):
+                break
+    else:
+        return out  # row-major inputs: NumPy's layout is PyTorch's
+    arr = out._data
+    if arr.size <= 1:
+        return out
+    if 1 not in arr.shape:
+        for x in xs:
+            if isinstance(x, T) and not common.c_ordered(x._data):
+                break
+        else:  # broadcast (stride-0) and step-sliced inputs whose dims still run outer to inner: row-major
+            if not common.canonical(arr):
+                out._data = common.row_major(arr, out._device.xp)
+            return out
+    strides = common.result_strides(out.shape, [(x.shape, x.stride()) if isinstance(x, T) else ((), ())
+                                                for x in xs])
+    out._data = common.relayout(out._data, strides, out._device.xp)
+    return out
 
 
 def _scalar_as(x, dt):
@@ -314,9 +457,33 @@ def _raise_broadcast(a, b, op, err):
     raise err
 
 
+def _two_numbers(a, b, op):
+    """`torch.add(5, 5)`: PyTorch makes the first number a tensor (a 0-d one, of its default dtype)."""
+    T = common.tensor_cls()
+    if isinstance(a, T) or isinstance(b, T):
+        return a
+    if a.__class__ in _PY_NUMBERS and b.__class__ in _PY_NUMBERS:
+        from .._factories import tensor
+        return tensor(a)
+    raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not {type(a).__name__}")
+
+
+def _scaled(a, b, alpha, op):
+    """`b * alpha` in the result's dtype, as PyTorch applies alpha (not in b's own dtype)."""
+    dt = common.result_dtype(a, b)
+    if isinstance(alpha, float) and not dt.is_floating_point:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if isinstance(alpha, bool) or dt is _dtype.bool:
+        return b if alpha else (b & False if isinstance(b, common.tensor_cls()) else False)
+    if isinstance(b, common.tensor_cls()):
+        return (b if b.dtype is dt else b.to(dt)) * alpha
+    return b * alpha
+
+
 def add(a, b, *, alpha=1):
+    a = _two_numbers(a, b, "add")
     if alpha != 1:
-        b = b * alpha
+        b = _scaled(a, b, alpha, "add")
     return binary(Add, a, b, "add")
 
 
@@ -324,7 +491,7 @@ def _is_bool(x):
     return x.dtype is _dtype.bool if isinstance(x, common.tensor_cls()) else type(x) is bool
 
 
-def sub(a, b, *, alpha=1):
+def _check_sub(a, b):
     a_bool, b_bool = _is_bool(a), _is_bool(b)
     if a_bool and b_bool:
         raise RuntimeError(
@@ -334,12 +501,44 @@ def sub(a, b, *, alpha=1):
         raise RuntimeError(
             "Subtraction, the `-` operator, with a bool tensor is not supported. "
             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def sub(a, b, *, alpha=1):
+    a = _two_numbers(a, b, "sub")
+    _check_sub(a, b)
     if alpha != 1:
-        b = b * alpha
+        b = _scaled(a, b, alpha, "sub")
     return binary(Sub, a, b, "sub")
 
 
+class Rsub(Primitive):
+    """`number - t`: PyTorch records it with the tensor as the only input (RsubBackward1)."""
+    _node_name = "RsubBackward1"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, a, *, other):
+        return other - a._data
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (-grad,)
+
+
+def rsub(t, other, *, alpha=1):
+    """`other - alpha * t` (PyTorch's rsub; `2 - t` calls it)."""
+    T = common.tensor_cls()
+    _check_sub(t, other)
+    if isinstance(other, T) or other.__class__ not in _PY_NUMBERS or alpha != 1:
+        return sub(other, t, alpha=alpha)
+    dt = common.result_dtype(t, other)
+    if t.dtype is not dt:
+        t = t.to(dt)
+    return Rsub.apply(t, other=_scalar_as(other, dt))
+
+
 def mul(a, b):
+    a = _two_numbers(a, b, "mul")
     return binary(Mul, a, b, "mul")
 
 
@@ -350,51 +549,170 @@ def _fp_quiet():
 
 
 def div(a, b, *, rounding_mode=None):
+    a = _two_numbers(a, b, "div")
     if rounding_mode is None:
         with _fp_quiet():
             return binary(Div, a, b, "div", floating=True)
-    if rounding_mode == "floor":
-        return floor_divide(a, b)
-    if rounding_mode == "trunc":
-        _check_int_division(a, b)
-        with _fp_quiet():
-            q = binary(Div, a, b, "div", floating=True).trunc()
-        dt = common.result_dtype(a, b)
-        return q.to(dt) if not dt.is_floating_point else q
-    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+    if rounding_mode not in ("floor", "trunc"):
+        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                           f"'{rounding_mode}'")
+    _no_bool(a, b, "div_floor_cpu" if rounding_mode == "floor" else "div_trunc_cpu")
+    _check_int_division(a, b)
+    with _fp_quiet():
+        return binary(DivFloor if rounding_mode == "floor" else DivTrunc, a, b, "div")
+
+
+class DivFloor(Primitive):
+    """div(rounding_mode="floor"/"trunc"): piecewise constant, recorded with gradient 0 (DivBackward2)."""
+    _node_name = "DivBackward2"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return _xp(a, b).floor_divide(getattr(a, "_data", a), getattr(b, "_data", b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return zeros_like_grad(grad), zeros_like_grad(grad)
+
+
+class DivTrunc(DivFloor):
+    @staticmethod
+    def forward(ctx, a, b):
+        xp, x, y = _xp(a, b), getattr(a, "_data", a), getattr(b, "_data", b)
+        if xp.asarray(x).dtype.kind == "f":
+            return xp.trunc(x / y)
+        q = xp.floor_divide(x, y)  # integers: C's division, toward zero
+        return q + ((q < 0) & (q * y != x))
 
 
 def true_divide(a, b):
     return div(a, b)
 
 
+def rdiv(t, other):
+    """`number / t`, as PyTorch computes it: reciprocal(t) * number."""
+    if other.__class__ in _PY_NUMBERS:
+        return mul(reciprocal(t), other)
+    return div(other, t)
+
+
 def pow(a, b):  # noqa: A001
+    T = common.tensor_cls()
+    if not isinstance(a, T) and not isinstance(b, T):
+        raise TypeError(f"pow() received an invalid combination of arguments - got ({type(a).__name__}, "
+                        f"{type(b).__name__}): one of them must be a Tensor")
     if _is_bool(a) and _is_bool(b):  # NumPy would compute in int8; PyTorch keeps bool, or refuses
         if type(b) is not bool:
-            raise RuntimeError("\"pow\" not implemented for 'Bool'")
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         return a | (not b)
+    if isinstance(b, T) and not isinstance(a, T) or isinstance(a, T) and not isinstance(b, T):
+        return _pow_scalar(a, b)
+    dt = common.result_dtype(a, b)
+    if not dt.is_floating_point and dt is not _dtype.bool and bool((b._data < 0).any()):
+        return _int_pow_negative(a, b, dt)
+    with _fp_quiet():  # (-8) ** (1/3) is nan and 0 ** -1 inf, silently, as in PyTorch
+        return binary(PowTensor, a, b, "pow")
+
+
+def _int_pow_negative(a, b, dt):
+    """Integers to negative powers, as PyTorch computes them: 1 ** -n is 1, (-1) ** -n is +-1, and
+    every other base gives 0 (the integer part of 1 / base ** n)."""
+    from .._tensor import Tensor
+    a, b = a.to(dt), b.to(dt)
+    xp = a._device.xp
+    x, e = xp.broadcast_arrays(a._data, b._data)
+    pos = xp.where(e < 0, 0, e)
+    out = x ** pos
+    neg = xp.where(x == 1, 1, xp.where(x == -1, xp.where(e % 2 == 0, 1, -1), 0)).astype(x.dtype)
+    return Tensor._make(xp.where(e < 0, neg, out), a._device)
+
+
+class PowScalar(Primitive):
+    """tensor ** number: recorded with the tensor as its only input (PowBackward0)."""
+    _node_name = "PowBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, exponent):
+        ctx.save_for_backward(a)
+        ctx.exponent = exponent
+        return a._data ** exponent
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        e = ctx.exponent
+        if e == 0:  # PyTorch's choice: 0, even at a == 0
+            return (zeros_like_grad(grad),)
+        return (grad * e * a ** (e - 1),)
+
+
+class PowScalarBase(Primitive):
+    """number ** tensor (PowBackward2): d/db = base ** b * log(base), taken as 0 at base 0, b >= 0."""
+    _node_name = "PowBackward2"
+    saves_output = True
+
+    @staticmethod
+    def forward(ctx, b, *, base):
+        ctx.base = base
+        if base == 0:
+            ctx.save_for_backward(b)
+        return base ** b._data
+
+    @staticmethod
+    def backward(ctx, grad):
+        g = grad * ctx.saved_output * _scalar_log(ctx.base)
+        if ctx.base == 0:
+            (b,) = ctx.saved_tensors
+            g = where(b >= 0, 0.0, g)
+        return (g,)
+
+
+def _pow_scalar(a, b):
     T = common.tensor_cls()
-    cls = Pow if not isinstance(b, T) else PowTensor if isinstance(a, T) else PowScalarBase
-    try:
-        if b.__class__ is int and b >= 0:  # x ** 2, the hot case: only overflow could warn
-            return binary(cls, a, b, "pow")
-        with _fp_quiet():  # (-8) ** (1/3) is nan and 0 ** -1 inf, silently, as in PyTorch
-            return binary(cls, a, b, "pow")
-    except ValueError as e:  # NumPy: "Integers to negative integer powers are not allowed."
-        raise RuntimeError(str(e)) from None
+    t, n = (a, b) if isinstance(a, T) else (b, a)
+    if n.__class__ not in _PY_NUMBERS:
+        n = _as_operand(n, "pow")
+        if isinstance(n, T):
+            return pow(a if isinstance(a, T) else n, b if isinstance(b, T) else n)
+    dt = common.result_dtype(t, n)
+    t = t if t.dtype is dt else t.to(dt)
+    n = _scalar_as(n, dt)
+    if isinstance(a, T):
+        if not dt.is_floating_point and n < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if n.__class__ is int and n >= 0:  # x ** 2, the hot case: only overflow could warn
+            return laid_out(PowScalar.apply(t, exponent=n), t)  # a unary op for PyTorch: no scalar operand
+        with _fp_quiet():
+            return laid_out(PowScalar.apply(t, exponent=n), t)  # a unary op for PyTorch: no scalar operand
+    if not dt.is_floating_point and bool((t._data < 0).any()):
+        return _int_pow_negative(common.tensor_cls()._make(t._device.xp.asarray(n, dtype=dt.np), t._device), t, dt)
+    with _fp_quiet():
+        return laid_out(PowScalarBase.apply(t, base=n), n, t)
+
+
+def _tensor_operand(x, op, pos):
+    """maximum, minimum, logical_*: PyTorch takes tensors only (no Python numbers)."""
+    if not isinstance(x, common.tensor_cls()):
+        raise TypeError(f"{op}(): argument '{'input' if pos == 1 else 'other'}' (position {pos}) must be Tensor, "
+                        f"not {type(x).__name__}")
 
 
 def maximum(a, b):
+    _tensor_operand(a, "maximum", 1)
+    _tensor_operand(b, "maximum", 2)
     return binary(Maximum, a, b, "maximum")
 
 
 def minimum(a, b):
+    _tensor_operand(a, "minimum", 1)
+    _tensor_operand(b, "minimum", 2)
     return binary(Minimum, a, b, "minimum")
 
 
 def _no_bool(a, b, kernel):
     if _is_bool(a) and _is_bool(b):  # NumPy would compute in int8
-        raise RuntimeError(f'"{kernel}" not implemented for \'Bool\'')
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 def _check_int_division(a, b):
@@ -407,24 +725,66 @@ def _check_int_division(a, b):
 
 
 def floor_divide(a, b):
+    a = _two_numbers(a, b, "floor_divide")
     _no_bool(a, b, "div_floor_cpu")
     _check_int_division(a, b)
     with _fp_quiet():
+        if b.__class__ in _PY_NUMBERS and isinstance(a, common.tensor_cls()):
+            return _with_number(FloorDivide, a, b)
         return binary(FloorDivide, a, b, "floor_divide")
 
 
+def _with_number(cls, a, b):
+    """tensor op number, recorded with the tensor as the only input (PyTorch's Scalar overloads)."""
+    dt = common.result_dtype(a, b)
+    a = a if a.dtype is dt else a.to(dt)
+    return laid_out(cls.apply(a, other=_scalar_as(b, dt)), a)
+
+
+def _needs_tensor_first(a, op):
+    if not isinstance(a, common.tensor_cls()):
+        raise TypeError(f"{op}() received an invalid combination of arguments - got ({type(a).__name__}, ...): "
+                        "the first argument must be a Tensor")
+
+
 def remainder(a, b):
+    T = common.tensor_cls()
+    if not isinstance(a, T) and not isinstance(b, T):
+        _needs_tensor_first(a, "remainder")
     _no_bool(a, b, "remainder_cpu")
     _check_int_division(a, b)
     with _fp_quiet():
+        if b.__class__ in _PY_NUMBERS and isinstance(a, T):
+            return _with_number(RemainderScalar, a, b)
         return binary(Remainder, a, b, "remainder")
 
 
 def fmod(a, b):
+    _needs_tensor_first(a, "fmod")
     _no_bool(a, b, "fmod_cpu")
     _check_int_division(a, b)
     with _fp_quiet():
+        if b.__class__ in _PY_NUMBERS:
+            return _with_number(FmodScalar, a, b)
         return binary(Fmod, a, b, "fmod")
+
+
+def _shift(cls, name, kernel):
+    def f(a, b):
+        T = common.tensor_cls()
+        if not isinstance(a, T) and not isinstance(b, T):
+            _needs_tensor_first(a, name)
+        for x in (a, b):
+            if isinstance(x, T) and x.dtype.is_floating_point or isinstance(x, float):
+                raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'Float'")
+        _no_bool(a, b, kernel + "_cpu")
+        return binary(cls, a, b, name)
+    f.__name__ = name
+    return f
+
+
+bitwise_left_shift = _shift(LShift, "bitwise_left_shift", "lshift")
+bitwise_right_shift = _shift(RShift, "bitwise_right_shift", "rshift")
 
 
 def _cmp(cls, name):
@@ -436,7 +796,18 @@ def _cmp(cls, name):
 
 eq, ne, lt, le, gt, ge = (_cmp(c, n) for c, n in [
     (Eq, "eq"), (Ne, "ne"), (Lt, "lt"), (Le, "le"), (Gt, "gt"), (Ge, "ge")])
-logical_and, logical_or, logical_xor = (_cmp(c, n) for c, n in [
+
+
+def _logical(cls, name):
+    def f(a, b):
+        _tensor_operand(a, name, 1)
+        _tensor_operand(b, name, 2)
+        return binary(cls, a, b, name, cast=False)
+    f.__name__ = name
+    return f
+
+
+logical_and, logical_or, logical_xor = (_logical(c, n) for c, n in [
     (LogicalAnd, "logical_and"), (LogicalOr, "logical_or"), (LogicalXor, "logical_xor")])
 
 
@@ -445,7 +816,8 @@ def _bitwise(cls, name):
         T = common.tensor_cls()
         for x in (a, b):
             if isinstance(x, T) and x.dtype.is_floating_point or isinstance(x, float):
-                raise RuntimeError(f"\"{name}_cpu\" not implemented for 'Float': {name} needs integer or bool tensors")
+                raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Float': {name} needs integer or "
+                                          "bool tensors")
         return binary(cls, a, b, name)
     f.__name__ = name
     return f
@@ -477,7 +849,7 @@ def where(condition, input=None, other=None):  # noqa: A002
         raise
     if out.dtype is not dt:  # two Python scalars: NumPy picks its own dtype
         out = out.to(dt)
-    return out
+    return laid_out(out, condition, input, other)
 
 
 # ---- unary ------------------------------------------------------------------------------
@@ -629,7 +1001,10 @@ class Relu(Primitive):
         # The step's derivative is 0 almost everywhere, so the mask is a constant of the graph:
         # one multiply instead of compare, cast and multiply.
         mask = (y._data > 0).astype(grad._data.dtype)
-        return (grad * common.tensor_cls()._make(mask, grad._device),)
+        g = grad * common.tensor_cls()._make(mask, grad._device)
+        if not g.requires_grad:  # + 0 turns the -0. of a negative grad times 0 into PyTorch's 0.
+            g._data += 0.0
+        return (g,)
 
 
 class Clamp(Primitive):
@@ -649,7 +1024,7 @@ class Clamp(Primitive):
             keep = keep & (a >= ctx.min)
         if ctx.max is not None:
             keep = keep & (a <= ctx.max)
-        return (grad * keep,)
+        return (where(keep, grad, 0.0),)
 
 
 class _ZeroGrad(Primitive):
@@ -663,12 +1038,104 @@ class _ZeroGrad(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
-        return (grad * 0,)
+        return (zeros_like_grad(grad),)
+
+
+def zeros_like_grad(grad):
+    """A zero gradient, +0 everywhere as PyTorch's zeros_like (grad * 0 gives -0 for a negative grad)."""
+    return common.tensor_cls()._make(grad._device.xp.zeros(grad.shape, grad._data.dtype), grad._device)
 
 
 Sign, Floor, Ceil, Round, Trunc = (
     type(n, (_ZeroGrad,), {"ufunc": u, "_node_name": f"{n}Backward0", "__module__": __name__})
     for n, u in [("Sign", "sign"), ("Floor", "floor"), ("Ceil", "ceil"), ("Round", "round"), ("Trunc", "trunc")])
+
+
+class RoundDecimals(Primitive):
+    """round(decimals=d): PyTorch's recipe, round-half-even of x * 10**d, divided back (d < 0:
+    of x / 10**-d, multiplied back), in the tensor's own dtype. Gradient 0 (RoundBackward1)."""
+    _node_name = "RoundBackward1"
+
+    @staticmethod
+    def forward(ctx, a, *, decimals):
+        xp, x = a._device.xp, a._data
+        ten = x.dtype.type(10.0 ** builtins_abs(decimals))
+        with _quiet(a):
+            return xp.rint(x * ten) / ten if decimals > 0 else xp.rint(x / ten) * ten
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (zeros_like_grad(grad),)
+
+
+class ClampMin(Clamp):
+    _node_name = "ClampMinBackward0"
+
+
+class ClampMax(Clamp):
+    _node_name = "ClampMaxBackward0"
+
+
+class Log1p(Primitive):
+    _node_name = "Log1PBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with _quiet(a):
+            return a._device.xp.log1p(a._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return (grad / (a + 1),)
+
+
+class Expm1(Primitive):
+    _node_name = "Expm1Backward0"
+    saves_output = True
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, a):
+        with _quiet(a):
+            return a._device.xp.expm1(a._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad * (ctx.saved_output + 1),)
+
+
+class Rsqrt(Primitive):
+    _node_name = "RsqrtBackward0"
+    saves_output = True
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, a):
+        with _quiet(a):
+            return 1 / a._device.xp.sqrt(a._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        y = ctx.saved_output  # d x^(-1/2) = -1/2 x^(-3/2) = -y^3 / 2
+        return (grad * (y * y * y) * -0.5,)
+
+
+class Reciprocal(Primitive):
+    _node_name = "ReciprocalBackward0"
+    saves_output = True
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, a):
+        with _quiet(a):
+            return 1 / a._data
+
+    @staticmethod
+    def backward(ctx, grad):
+        y = ctx.saved_output
+        return (-grad * y * y,)
 
 
 class _NoGradUnary(Primitive):
@@ -703,16 +1170,22 @@ class _quiet:
 
 def unary(cls, a, *, floating=False, **kw):
     """Run a unary primitive; `floating` ops turn integer input into the default float dtype."""
-    if floating and not a.dtype.is_floating_point:
+    if floating and a._data.dtype.kind != "f":
         a = a.to(get_default_dtype())
-    return cls.apply(a, **kw)
+    out = cls.apply(a, **kw)
+    return out if a._data.flags.c_contiguous else laid_out(out, a)
+
+
+def _no_bool_unary(a, kernel):
+    if a.dtype is _dtype.bool:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def neg(a):
     if a.dtype is _dtype.bool:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
                            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
-    return Neg.apply(a)
+    return laid_out(Neg.apply(a), a)
 
 
 def exp(a): return unary(Exp, a, floating=True)  # noqa: E704
@@ -722,17 +1195,55 @@ def sin(a): return unary(Sin, a, floating=True)  # noqa: E704
 def cos(a): return unary(Cos, a, floating=True)  # noqa: E704
 def tanh(a): return unary(Tanh, a, floating=True)  # noqa: E704
 def sigmoid(a): return unary(Sigmoid, a, floating=True)  # noqa: E704
-def abs(a): return unary(Abs, a)  # noqa: E704,A001
-def relu(a): return unary(Relu, a)  # noqa: E704
-def sign(a): return unary(Sign, a)  # noqa: E704
-def floor(a): return a if not a.dtype.is_floating_point else unary(Floor, a)  # noqa: E704
-def ceil(a): return a if not a.dtype.is_floating_point else unary(Ceil, a)  # noqa: E704
-def round(a): return a if not a.dtype.is_floating_point else unary(Round, a)  # noqa: E704,A001
-def trunc(a): return a if not a.dtype.is_floating_point else unary(Trunc, a)  # noqa: E704
+def log1p(a): return unary(Log1p, a, floating=True)  # noqa: E704
+def expm1(a): return unary(Expm1, a, floating=True)  # noqa: E704
+def rsqrt(a): return unary(Rsqrt, a, floating=True)  # noqa: E704
+def reciprocal(a): return unary(Reciprocal, a, floating=True)  # noqa: E704
 def logical_not(a): return unary(LogicalNot, a)  # noqa: E704
 def isnan(a): return unary(IsNan, a)  # noqa: E704
 def isinf(a): return unary(IsInf, a)  # noqa: E704
 def isfinite(a): return unary(IsFinite, a)  # noqa: E704
+
+
+def square(a):
+    return pow(a, 2)  # PyTorch's square is pow(a, 2): PowBackward0, and int64 for bool input
+
+
+def abs(a):  # noqa: A001
+    _no_bool_unary(a, "abs_cpu")
+    return unary(Abs, a)
+
+
+def relu(a):
+    if a.dtype is _dtype.bool:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return unary(Relu, a)
+
+
+def sign(a):
+    return a.clone() if a.dtype is _dtype.bool else unary(Sign, a)  # the sign of True is True
+
+
+def _rounding(cls, kernel):
+    def f(a):
+        _no_bool_unary(a, kernel)
+        # on integers the identity, but a new tensor all the same (PyTorch returns a copy)
+        return unary(cls, a) if a.dtype.is_floating_point else a.clone()
+    f.__name__ = cls.ufunc
+    return f
+
+
+floor, ceil = _rounding(Floor, "floor_vml_cpu"), _rounding(Ceil, "ceil_vml_cpu")
+trunc = _rounding(Trunc, "trunc_vml_cpu")
+_round = _rounding(Round, "round_vml_cpu")
+
+
+def round(a, *, decimals=0):  # noqa: A001
+    if decimals == 0:
+        return _round(a)
+    if not a.dtype.is_floating_point:
+        raise NotImplementedError(f"\"round_cpu\" not implemented for '{a.dtype._short}'")
+    return RoundDecimals.apply(a, decimals=int(decimals))
 
 
 def bitwise_not(a):
@@ -741,11 +1252,34 @@ def bitwise_not(a):
     return unary(BitNot, a)
 
 
-def rsqrt(a): return 1 / sqrt(a)  # noqa: E704
-def log1p(a): return log(a + 1)  # noqa: E704
-def expm1(a): return exp(a) - 1  # noqa: E704
-def square(a): return a * a  # noqa: E704
-def reciprocal(a): return 1 / a  # noqa: E704
+class ClampTensor(Primitive):
+    """clamp with tensor bounds (ClampBackward0): the gradient goes to whichever of the input and
+    the bounds the result is, with PyTorch's choice at ties (the input)."""
+    _node_name = "ClampBackward0"
+
+    @staticmethod
+    def forward(ctx, a, lo, hi):
+        ctx.save_for_backward(a, lo, hi)
+        xp, out = a._device.xp, a._data
+        if lo is not None:
+            out = xp.maximum(out, lo._data)
+        if hi is not None:
+            out = xp.minimum(out, hi._data)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, lo, hi = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        keep = (a >= lo) if lo is not None else None
+        if hi is not None:
+            keep = (a <= hi) if keep is None else keep & (a <= hi)
+        g_lo = g_hi = None
+        if lo is not None and need[1]:
+            g_lo = where((a < lo) & (lo < hi) if hi is not None else a < lo, grad, 0.0)
+        if hi is not None and need[2]:
+            g_hi = where((a > hi) | (hi < lo) if lo is not None else a > hi, grad, 0.0)
+        return where(keep, grad, 0.0), g_lo, g_hi
 
 
 def clamp(a, min=None, max=None):  # noqa: A002
@@ -753,12 +1287,35 @@ def clamp(a, min=None, max=None):  # noqa: A002
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, T) or isinstance(max, T):
-        out = a
-        if min is not None:
-            out = maximum(out, min)
-        if max is not None:
-            out = minimum(out, max)
-        return out
+        bounds = [x if isinstance(x, T) or x is None else a.new_tensor(x) for x in (min, max)]
+        dt = common.result_dtype(a, *(x for x in bounds if x is not None))
+        a, lo, hi = (x if x is None or x.dtype is dt else x.to(dt) for x in (a, *bounds))
+        dev = common.same_device("clamp", *(x for x in (a, lo, hi) if x is not None))
+        lo, hi = (x if x is None else common.to_device_of(x, dev) for x in (lo, hi))
+        try:
+            return laid_out(ClampTensor.apply(a, lo, hi), *(x for x in (a, lo, hi) if x is not None))
+        except ValueError:
+            common.broadcast_shapes(*(x.shape for x in (a, lo, hi) if x is not None), op="clamp")
+            raise
     if not a.dtype.is_floating_point and (isinstance(min, float) or isinstance(max, float)):
         a = a.to(get_default_dtype())
-    return Clamp.apply(a, min=min, max=max)
+    return laid_out(Clamp.apply(a, min=min, max=max), a)
+
+
+def _clamp_one(cls, a, lo, hi):
+    if not a.dtype.is_floating_point and isinstance(lo if hi is None else hi, float):
+        a = a.to(get_default_dtype())
+    return cls.apply(a, min=lo, max=hi)
+
+
+def clamp_min(a, min):  # noqa: A002
+    return clamp(a, min) if isinstance(min, common.tensor_cls()) else _clamp_one(ClampMin, a, min, None)
+
+
+def clamp_max(a, max):  # noqa: A002
+    return clamp(a, None, max) if isinstance(max, common.tensor_cls()) else _clamp_one(ClampMax, a, None, max)
+
+
+import builtins as _builtins  # noqa: E402
+
+builtins_abs = _builtins.abs

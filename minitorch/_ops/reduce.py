@@ -19,9 +19,39 @@ def _kept_shape(shape, dims):
 
 def _expand_back(grad, ctx):
     """Broadcast a reduced gradient back over the dims that were reduced."""
-    if not ctx.keepdim:
+    if not ctx.keepdim and grad._data.ndim:  # (a full reduction's 0-d gradient expands as it is)
         grad = grad.reshape(_kept_shape(ctx.shape, ctx.dims))
     return grad.expand(ctx.shape)
+
+
+def _reduce(a, ufunc, dims, keepdim, dtype):
+    """sum/prod over dims. On NumPy through the ufunc itself (arr.sum() detours through NumPy's
+    Python wrappers, whose warnings about inf and nan would reach the learner)."""
+    arr = a._data
+    dev = a._device
+    if dev.type == "cpu":
+        out = (_np_add if ufunc == "add" else _np_multiply).reduce(arr, axis=dims, dtype=dtype, keepdims=keepdim)
+    else:
+        out = getattr(arr, "sum" if ufunc == "add" else "prod")(axis=dims, keepdims=keepdim, dtype=dtype)
+    return out if out.ndim <= 1 else common.row_major(out, dev.xp)  # PyTorch's results are row-major
+
+
+def _numpy_ufuncs():
+    from .._device import cpu
+    return cpu.xp.add, cpu.xp.multiply  # the CPU's array module: NumPy
+
+
+_np_add, _np_multiply = _numpy_ufuncs()
+
+
+def _mean(a, dims, keepdim, count):
+    arr = a._data
+    acc = arr.dtype if arr.dtype.itemsize > 2 else a._device.xp.dtype("float32")  # half sums in float32
+    total = _reduce(a, "add", dims, keepdim, acc)
+    if not count:  # the mean of nothing: nan, silently
+        with _np_quiet(a):
+            return (total / acc.type(count)).astype(arr.dtype, copy=False)
+    return (total / acc.type(count)).astype(arr.dtype, copy=False)
 
 
 class Sum(Primitive):
@@ -30,7 +60,7 @@ class Sum(Primitive):
     @staticmethod
     def forward(ctx, a, *, dims, keepdim, dtype):
         ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
-        return a._data.sum(axis=dims, keepdims=keepdim, dtype=dtype.np)
+        return _reduce(a, "add", dims, keepdim, dtype.np)
 
     @staticmethod
     def backward(ctx, grad):
@@ -51,7 +81,7 @@ class Mean(Primitive):
         for d in dims:
             count *= a.shape[d]
         ctx.count = count
-        return a._data.mean(axis=dims, keepdims=keepdim, dtype=a._data.dtype)
+        return _mean(a, dims, keepdim, count)
 
     @staticmethod
     def backward(ctx, grad):
@@ -64,16 +94,18 @@ class MeanDim(Mean):
 
 class Prod(Primitive):
     _node_name = "ProdBackward1"
+    saves_output = True  # as PyTorch's: a later in-place change of the result is caught
 
     @staticmethod
     def forward(ctx, a, *, dims, keepdim, dtype):
         ctx.save_for_backward(a)
         ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
-        return a._data.prod(axis=dims, keepdims=keepdim, dtype=dtype.np)
+        return _reduce(a, "multiply", dims, keepdim, dtype.np)
 
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
+        ctx.saved_output  # noqa: B018 (unpacking checks its version)
         g = _expand_back(grad, ctx)
         # d prod / d a_i = product of the others; computed without dividing, so zeros are fine
         others = _prod_of_others(a, ctx.dims)
@@ -87,7 +119,7 @@ class ProdAll(Prod):
 def _prod_of_others(a, dims):
     """For each element, the product of the other elements in its reduced group."""
     from .join import cat
-    moved = a.permute(*[d for d in range(a.ndim) if d not in dims], *dims)
+    moved = a.permute(tuple(d for d in range(a.ndim) if d not in dims) + tuple(dims))
     lead = moved.shape[:a.ndim - len(dims)]
     flat = moved.reshape(*lead, -1)
     n = flat.shape[-1]
@@ -98,7 +130,7 @@ def _prod_of_others(a, dims):
     inv = [0] * a.ndim
     for i, d in enumerate([d for d in range(a.ndim) if d not in dims] + list(dims)):
         inv[d] = i
-    return res.permute(*inv)
+    return res.permute(tuple(inv))
 
 
 class Cumsum(Primitive):
@@ -107,7 +139,7 @@ class Cumsum(Primitive):
     @staticmethod
     def forward(ctx, a, *, dim):
         ctx.dim = dim
-        return a._data.cumsum(axis=dim, dtype=a._data.dtype)
+        return common.row_major(a._data.cumsum(axis=dim, dtype=a._data.dtype), a._device.xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -122,7 +154,7 @@ class Cumprod(Primitive):
     def forward(ctx, a, *, dim):
         ctx.save_for_backward(a)
         ctx.dim = dim
-        return a._data.cumprod(axis=dim, dtype=a._data.dtype)
+        return common.row_major(a._data.cumprod(axis=dim, dtype=a._data.dtype), a._device.xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -198,9 +230,10 @@ class MaxDim(MultiOutputPrimitive):
 
     @staticmethod
     def backward(ctx, grad, _grad_idx):
+        from .index import check_alive, scatter_along
+        check_alive(ctx)  # the indices are saved for backward, as in PyTorch
         if not ctx.keepdim:
             grad = grad.unsqueeze(ctx.dim)
-        from .index import scatter_along
         return (scatter_along(grad, ctx.idx, ctx.dim, ctx.shape),)
 
 
@@ -218,7 +251,8 @@ class LogSoftmax(Primitive):
         ctx.dim = dim
         x = a._data
         shifted = x - x.max(axis=dim, keepdims=True)  # stable: exp never overflows
-        return shifted - a._device.xp.log(a._device.xp.exp(shifted).sum(axis=dim, keepdims=True))
+        out = shifted - a._device.xp.log(a._device.xp.exp(shifted).sum(axis=dim, keepdims=True))
+        return common.row_major(out, a._device.xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -235,7 +269,7 @@ class Softmax(Primitive):
         ctx.dim = dim
         x = a._data
         e = a._device.xp.exp(x - x.max(axis=dim, keepdims=True))
-        return e / e.sum(axis=dim, keepdims=True)
+        return common.row_major(e / e.sum(axis=dim, keepdims=True), a._device.xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -279,7 +313,170 @@ class ArgMin(ArgMax):
     fn = "argmin"
 
 
+# ---- std, var, norm, logsumexp: one node each, as PyTorch records them ------------------
+
+def _unsqueezed(t, ctx):
+    """A reduced result shaped to broadcast against the input (the reduced dims back as 1)."""
+    return t if ctx.keepdim else t.reshape(_kept_shape(ctx.shape, ctx.dims))
+
+
+class Var(Primitive):
+    """var = sum((x - mean)^2) / max(n - correction, 0); d/dx = 2 (x - mean) / (n - correction)."""
+    _node_name = "VarBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dims, correction, keepdim):
+        ctx.save_for_backward(a)
+        dof = _dof(a.shape, dims, correction)
+        ctx.shape, ctx.dims, ctx.keepdim, ctx.dof = a.shape, dims, keepdim, dof
+        x = a._data
+        with _np_quiet(a):
+            centered = x - x.mean(axis=dims, keepdims=True)
+            return (centered * centered).sum(axis=dims, keepdims=keepdim) / x.dtype.type(dof)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        with _np_quiet(a):
+            return (_unsqueezed(grad, ctx) * _two_over(ctx.dof) * (a - a.mean(dim=ctx.dims, keepdim=True)),)
+
+
+class Std(Primitive):
+    """std = sqrt(var); d/dx = d var/dx / (2 std), taken as 0 where std is 0 (constant data)."""
+    _node_name = "StdBackward0"
+    saves_output = True
+
+    @staticmethod
+    def forward(ctx, a, *, dims, correction, keepdim):
+        ctx.save_for_backward(a)
+        dof = _dof(a.shape, dims, correction)
+        ctx.shape, ctx.dims, ctx.keepdim, ctx.dof = a.shape, dims, keepdim, dof
+        x = a._data
+        with _np_quiet(a):
+            centered = x - x.mean(axis=dims, keepdims=True)
+            return a._device.xp.sqrt((centered * centered).sum(axis=dims, keepdims=keepdim) / x.dtype.type(dof))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        out = _unsqueezed(ctx.saved_output, ctx)
+        with _np_quiet(a):
+            g = (_unsqueezed(grad, ctx) / (out * 2)).masked_fill(out == 0, 0.0)
+            return (g * _two_over(ctx.dof) * (a - a.mean(dim=ctx.dims, keepdim=True)),)
+
+
+def _two_over(dof):
+    return 2.0 / dof if dof else float("inf")  # no degrees of freedom: inf * 0 = nan, as in PyTorch
+
+
+def _dof(shape, dims, correction):
+    n = 1
+    for d in dims:
+        n *= shape[d]
+    return builtins_max(n - correction, 0)
+
+
+class _np_quiet:
+    """inf and nan where PyTorch gives them silently (0 degrees of freedom, 0 / 0)."""
+
+    def __init__(self, t):
+        self.np = t._device.xp if t._device.type == "cpu" else None
+
+    def __enter__(self):
+        if self.np is not None:
+            self._old = self.np.seterr(all="ignore")
+
+    def __exit__(self, *exc):
+        if self.np is not None:
+            self.np.seterr(**self._old)
+
+
+class Norm(Primitive):
+    """Vector p-norms over dims (LinalgVectorNormBackward0); the backward is PyTorch's norm_backward."""
+    _node_name = "LinalgVectorNormBackward0"
+    saves_output = True
+
+    @staticmethod
+    def forward(ctx, a, *, p, dims, keepdim):
+        ctx.save_for_backward(a)
+        ctx.shape, ctx.dims, ctx.keepdim, ctx.p = a.shape, dims, keepdim, p
+        xp, x = a._device.xp, a._data
+        ax = xp.abs(x)
+        with _np_quiet(a):
+            if p == 2:
+                return xp.sqrt((x * x).sum(axis=dims, keepdims=keepdim))
+            if p == float("inf"):
+                return ax.max(axis=dims, keepdims=keepdim)
+            if p == -float("inf"):
+                return ax.min(axis=dims, keepdims=keepdim)
+            if p == 0:
+                return (x != 0).sum(axis=dims, keepdims=keepdim).astype(x.dtype)
+            if p == 1:
+                return ax.sum(axis=dims, keepdims=keepdim)
+            return (ax ** x.dtype.type(p)).sum(axis=dims, keepdims=keepdim) ** x.dtype.type(1.0 / p)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        p = ctx.p
+        if p == 0:
+            return (None,)  # a count of nonzeros: no gradient flows (PyTorch's choice)
+        g, n = _unsqueezed(grad, ctx), _unsqueezed(ctx.saved_output, ctx)
+        with _np_quiet(a):
+            if p == 1:
+                return (a.sign() * g,)
+            if p == 2:
+                return (g * (a / n).masked_fill(n == 0, 0.0),)
+            if abs(p) == float("inf"):
+                mask = (a.abs() == n) | a.isnan()
+                return (a.sign() * (g / mask.sum(dim=ctx.dims, keepdim=True)) * mask,)
+            if p < 1:
+                scaled = a.sign() * (a.abs() ** (p - 1)).masked_fill(a == 0, 0.0)
+                return (scaled * g * n ** (1 - p),)
+            scaled = a.sign() * a.abs() ** (p - 1) if p < 2 else a * a.abs() ** (p - 2)
+            return (scaled * (g / n ** (p - 1)).masked_fill(n == 0, 0.0),)
+
+
+class LogSumExp(Primitive):
+    """log(sum(exp(x))), shifted by the max so exp never overflows; d/dx = exp(x - result)."""
+    _node_name = "LogsumexpBackward0"
+    saves_output = True
+
+    @staticmethod
+    def forward(ctx, a, *, dims, keepdim):
+        ctx.save_for_backward(a)
+        ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
+        xp, x = a._device.xp, a._data
+        if x.size == 0 or builtins_any(a.shape[d] == 0 for d in dims):
+            return xp.full(_reduced_shape(a.shape, dims, keepdim), -xp.inf, dtype=x.dtype)
+        m = x.max(axis=dims, keepdims=True)
+        m = xp.where(xp.isinf(m), 0, m).astype(x.dtype, copy=False)
+        with _np_quiet(a):
+            out = xp.log(xp.exp(x - m).sum(axis=dims, keepdims=True)) + m
+        return out if keepdim else out.reshape(_reduced_shape(a.shape, dims, False))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        with _np_quiet(a):
+            return (_unsqueezed(grad, ctx) * (a - _unsqueezed(ctx.saved_output, ctx)).exp(),)
+
+
+def _reduced_shape(shape, dims, keepdim):
+    return tuple(1 if i in dims else n for i, n in enumerate(shape)) if keepdim else \
+        tuple(n for i, n in enumerate(shape) if i not in dims)
+
+
 # ---- the public functions ----------------------------------------------------------------
+
+def _np_names(op, dim, keepdim, axis, keepdims):
+    """NumPy's `axis=` and `keepdims=`, which PyTorch accepts for dim and keepdim."""
+    if axis is not None:
+        if dim is not None:
+            raise TypeError(f"{op}() got an unexpected keyword argument 'axis' (dim is given too)")
+        dim = axis
+    return dim, (keepdim if keepdims is None else keepdims)
+
 
 def _reduce_dtype(a, dtype):
     if dtype is not None:
@@ -293,7 +490,9 @@ def _all_if_empty(dim):
     return None if dim.__class__ in (list, tuple) and not dim else dim
 
 
-def sum(a, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
+def sum(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  # noqa: A001
+    if axis is not None or keepdims is not None:
+        dim, keepdim = _np_names("sum", dim, keepdim, axis, keepdims)
     dim = _all_if_empty(dim)
     dims = common.wrap_dims(dim, a.ndim, "sum")
     return (Sum if dim is None else SumDim).apply(a, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(a, dtype))
@@ -301,44 +500,51 @@ def sum(a, dim=None, keepdim=False, *, dtype=None):  # noqa: A001
 
 def _need_float(a, op, dtype=None):
     if dtype is not None:
-        return a.to(_dtype.as_dtype(dtype, op))
+        dt = _dtype.as_dtype(dtype, op)
+        if op == "mean" and not dt.is_floating_point:
+            raise RuntimeError(f"mean(): could not infer output dtype. Optional dtype must be either a floating point "
+                               f"or complex dtype. Got: {dt._short}")
+        return a.to(dt)
     if not a.dtype.is_floating_point:
         if op in ("std", "var"):
             raise RuntimeError(f"std and var only support floating point and complex dtypes (got "
                                f"{a.dtype._short}: convert it first, e.g. x.float().{op}())")
+        if op == "norm":
+            raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                               f"{a.dtype._short} (convert it first, e.g. x.float().norm())")
         raise RuntimeError(
             f"{op}(): could not infer output dtype. Input dtype must be either a floating point or "
             f"complex dtype. Got: {a.dtype._short}. Convert it first, e.g. x.float().{op}()")
     return a
 
 
-def mean(a, dim=None, keepdim=False, *, dtype=None):
+def mean(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+    if axis is not None or keepdims is not None:
+        dim, keepdim = _np_names("mean", dim, keepdim, axis, keepdims)
     a = _need_float(a, "mean", dtype)
     dim = _all_if_empty(dim)
     dims = common.wrap_dims(dim, a.ndim, "mean")
-    if a.numel() == 0:  # the mean of nothing is nan, which PyTorch gives without NumPy's warning
-        import warnings
-        from .pointwise import _fp_quiet
-        with _fp_quiet(), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # "Mean of empty slice"
-            return (Mean if dim is None else MeanDim).apply(a, dims=dims, keepdim=keepdim)
-    return (Mean if dim is None else MeanDim).apply(a, dims=dims, keepdim=keepdim)
+    return (Mean if dim is None else MeanDim).apply(a, dims=dims, keepdim=keepdim)  # of nothing: nan
 
 
-def prod(a, dim=None, keepdim=False, *, dtype=None):
+def prod(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+    if axis is not None or keepdims is not None:
+        dim, keepdim = _np_names("prod", dim, keepdim, axis, keepdims)
     if dim is not None and not isinstance(dim, int):  # PyTorch's prod takes a single dim
         raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
     dims = common.wrap_dims(dim, a.ndim, "prod")
     return (ProdAll if dim is None else Prod).apply(a, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(a, dtype))
 
 
-def cumsum(a, dim, *, dtype=None):
+def cumsum(a, dim=None, *, dtype=None, axis=None):
+    dim = axis if dim is None else dim
     d = common.wrap_dim(dim, a.ndim, "cumsum")
     a = a.to(_reduce_dtype(a, dtype))
     return Cumsum.apply(a, dim=d) if a.ndim else a.clone()
 
 
-def cumprod(a, dim, *, dtype=None):
+def cumprod(a, dim=None, *, dtype=None, axis=None):
+    dim = axis if dim is None else dim
     d = common.wrap_dim(dim, a.ndim, "cumprod")
     a = a.to(_reduce_dtype(a, dtype))
     return Cumprod.apply(a, dim=d) if a.ndim else a.clone()
@@ -370,109 +576,152 @@ def _max_min(cls_all, cls_dim, op, a, dim=None, keepdim=False):
     return values_indices(*cls_dim.apply(a, dim=d, keepdim=keepdim))
 
 
-def max(a, dim=None, keepdim=False):  # noqa: A001
+def max(a, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001
+    if axis is not None or keepdims is not None:
+        dim, keepdim = _np_names("max", dim, keepdim, axis, keepdims)
     return _max_min(MaxAll, MaxDim, "max", a, dim, keepdim)
 
 
-def min(a, dim=None, keepdim=False):  # noqa: A001
+def min(a, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001
+    if axis is not None or keepdims is not None:
+        dim, keepdim = _np_names("min", dim, keepdim, axis, keepdims)
     return _max_min(MinAll, MinDim, "min", a, dim, keepdim)
 
 
-def amax(a, dim=(), keepdim=False):
+def amax(a, dim=(), keepdim=False, *, axis=None, keepdims=None):
+    if axis is not None or keepdims is not None:
+        dim, keepdim = _np_names("amax", None if dim == () else dim, keepdim, axis, keepdims)
     dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "amax")
     _check_nonempty(a, dims, "amax")
     return AMax.apply(a, dims=dims, keepdim=keepdim)
 
 
-def amin(a, dim=(), keepdim=False):
+def amin(a, dim=(), keepdim=False, *, axis=None, keepdims=None):
+    if axis is not None or keepdims is not None:
+        dim, keepdim = _np_names("amin", None if dim == () else dim, keepdim, axis, keepdims)
     dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "amin")
     _check_nonempty(a, dims, "amin")
     return AMin.apply(a, dims=dims, keepdim=keepdim)
 
 
-def argmax(a, dim=None, keepdim=False):
-    d = None if dim is None else common.wrap_dim(dim, a.ndim, "argmax")
-    _check_nonempty(a, () if d is None else (d,), "argmax")
-    return ArgMax.apply(a, dim=d if a.ndim else None, keepdim=keepdim)
+def _arg(cls, op, a, dim, keepdim):
+    if a.dtype is _dtype.bool:
+        raise RuntimeError(f"{op}(): does not support bool input (convert it first, e.g. x.int().{op}())")
+    d = None if dim is None else common.wrap_dim(dim, a.ndim, op)
+    if a.ndim == 0:  # a single element: index 0, whatever the dim
+        return a.new_zeros((), dtype=_dtype.int64)
+    _check_nonempty(a, () if d is None else (d,), op)
+    return cls.apply(a, dim=d, keepdim=keepdim)
 
 
-def argmin(a, dim=None, keepdim=False):
-    d = None if dim is None else common.wrap_dim(dim, a.ndim, "argmin")
-    _check_nonempty(a, () if d is None else (d,), "argmin")
-    return ArgMin.apply(a, dim=d if a.ndim else None, keepdim=keepdim)
+def argmax(a, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    if axis is not None or keepdims is not None:
+        dim, keepdim = _np_names("argmax", dim, keepdim, axis, keepdims)
+    return _arg(ArgMax, "argmax", a, dim, keepdim)
 
 
-def all(a, dim=None, keepdim=False):  # noqa: A001
-    return All.apply(a, dims=common.wrap_dims(dim, a.ndim, "all"), keepdim=keepdim)
+def argmin(a, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    if axis is not None or keepdims is not None:
+        dim, keepdim = _np_names("argmin", dim, keepdim, axis, keepdims)
+    return _arg(ArgMin, "argmin", a, dim, keepdim)
 
 
-def any(a, dim=None, keepdim=False):  # noqa: A001
-    return Any.apply(a, dims=common.wrap_dims(dim, a.ndim, "any"), keepdim=keepdim)
+def _all_any(cls, op, a, dim, keepdim):
+    out = cls.apply(a, dims=common.wrap_dims(dim, a.ndim, op), keepdim=keepdim)
+    return out.to(_dtype.uint8) if a.dtype is _dtype.uint8 else out  # PyTorch keeps uint8 for uint8 input
 
 
-def var(a, dim=None, *, correction=1, keepdim=False, unbiased=None):
-    """Composed from mean and sum, so its gradient comes for free."""
-    if unbiased is not None:
-        correction = 1 if unbiased else 0
-    a = _need_float(a, "var")
-    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "var")
+def all(a, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001
+    if axis is not None or keepdims is not None:
+        dim, keepdim = _np_names("all", dim, keepdim, axis, keepdims)
+    return _all_any(All, "all", a, dim, keepdim)
+
+
+def any(a, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001
+    if axis is not None or keepdims is not None:
+        dim, keepdim = _np_names("any", dim, keepdim, axis, keepdims)
+    return _all_any(Any, "any", a, dim, keepdim)
+
+
+def _moments_args(op, a, dim, unbiased, keepdim, correction, axis, keepdims):
+    """var and std take `(dim, unbiased, keepdim)` or `(dim, *, correction, keepdim)`, as in PyTorch;
+    a first argument that is a bool is `unbiased`."""
+    if dim.__class__ is bool:
+        dim, unbiased = None, dim
+    if axis is not None or keepdims is not None:
+        dim, keepdim = _np_names(op, dim, keepdim, axis, keepdims)
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    a = _need_float(a, op)
+    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, op)
     n = 1
     for d in dims:
         n *= a.shape[d]
-    centered = a - a.mean(dim=dims, keepdim=True)
-    return (centered * centered).sum(dim=dims, keepdim=keepdim) / builtins_max(n - correction, 0)
+    if n - correction <= 0:
+        import warnings
+        warnings.warn(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                      "factor (input numel divided by output numel).", UserWarning, stacklevel=3)
+    return a, dims, correction, keepdim
 
 
-def std(a, dim=None, *, correction=1, keepdim=False, unbiased=None):
-    _need_float(a, "std")
-    return _root(var(a, dim, correction=correction, keepdim=keepdim, unbiased=unbiased), 2)
+def var(a, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    a, dims, correction, keepdim = _moments_args("var", a, dim, unbiased, keepdim, correction, axis, keepdims)
+    return Var.apply(a, dims=dims, correction=correction, keepdim=keepdim)
 
 
-def _root(s, p):
-    """s ** (1/p) for s >= 0, with gradient 0 (not inf * 0 = nan) where s == 0: PyTorch's choice
-    for the norm of a zero vector and the std of constant data. `s` is replaced by 1 there
-    before the root, so no inf appears even in a second derivative."""
-    from .pointwise import where
-    zero = s == 0
-    safe = where(zero, 1.0, s)
-    return where(zero, 0.0, safe.sqrt() if p == 2 else safe ** (1.0 / p))
+def std(a, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    a, dims, correction, keepdim = _moments_args("std", a, dim, unbiased, keepdim, correction, axis, keepdims)
+    return Std.apply(a, dims=dims, correction=correction, keepdim=keepdim)
 
 
-def norm(a, p="fro", dim=None, keepdim=False):
-    """Vector p-norms (2 by default) over `dim`, composed from abs, pow and sum."""
-    a = _need_float(a, "norm")
-    if p in ("fro", 2, 2.0):
-        return _root((a * a).sum(dim=dim, keepdim=keepdim), 2)
-    if p == float("inf"):
-        return a.abs().amax(dim=() if dim is None else dim, keepdim=keepdim)
-    if p == 1:
-        return a.abs().sum(dim=dim, keepdim=keepdim)
-    return _root((a.abs() ** p).sum(dim=dim, keepdim=keepdim), p)
+def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
+    """Vector p-norms (2 by default) over `dim` (all dims when None): PyTorch's linalg.vector_norm."""
+    a = _need_float(a, "norm", dtype)
+    if p == "fro" or p is None:
+        p = 2
+    if isinstance(p, str):
+        raise NotImplementedError(f"norm(p={p!r}): matrix norms other than 'fro' are not implemented in minitorch")
+    dims = common.wrap_dims(_all_if_empty(dim) if not isinstance(dim, int) else dim, a.ndim, "norm")
+    if builtins_abs(p) == float("inf") and (a.numel() == 0 or builtins_any(a.shape[d] == 0 for d in dims)):
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty tensor because the "
+                           "operation does not have an identity")
+    return Norm.apply(a, p=float(p), dims=dims, keepdim=keepdim)
 
 
-def logsumexp(a, dim, keepdim=False):
-    a = _need_float(a, "logsumexp") if a.dtype.is_floating_point else a.to(get_default_dtype())
+def logsumexp(a, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    dim, keepdim = _np_names("logsumexp", dim, keepdim, axis, keepdims)
+    if dim is None:
+        raise TypeError("logsumexp() missing 1 required positional arguments: \"dim\"")
+    a = a if a.dtype.is_floating_point else a.to(get_default_dtype())
     dims = common.wrap_dims(dim, a.ndim, "logsumexp")
-    m = a.detach().amax(dim=dims, keepdim=True)
-    m = m.masked_fill(m.isinf(), 0.0)
-    out = (a - m).exp().sum(dim=dims, keepdim=True).log() + m
-    return out if keepdim else out.squeeze(dims) if dims else out
+    if not dims and a.ndim and dim.__class__ in (list, tuple):  # () reduces nothing: PyTorch refuses
+        raise RuntimeError(f"output with shape {list(a.shape)} doesn't match the broadcast shape "
+                           f"{[1] * a.ndim}")
+    return LogSumExp.apply(a, dims=dims, keepdim=keepdim)
 
 
-def softmax(a, dim, dtype=None):
+def _softmax_input(a, op, dtype, kernel):
     a = a.to(_dtype.as_dtype(dtype)) if dtype is not None else a
     if not a.dtype.is_floating_point:
-        raise RuntimeError(f"softmax: expected a floating point tensor, got {a.dtype}; call .float() first")
-    return Softmax.apply(a, dim=common.wrap_dim(dim, a.ndim, "softmax"))
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{a.dtype._short}' ({op} needs a floating "
+                                  f"point tensor: call .float() first, or pass dtype=)")
+    return a
 
 
-def log_softmax(a, dim, dtype=None):
-    a = a.to(_dtype.as_dtype(dtype)) if dtype is not None else a
-    if not a.dtype.is_floating_point:
-        raise RuntimeError(f"log_softmax: expected a floating point tensor, got {a.dtype}; call .float() first")
-    return LogSoftmax.apply(a, dim=common.wrap_dim(dim, a.ndim, "log_softmax"))
+def softmax(a, dim=None, dtype=None, *, axis=None):
+    dim = axis if dim is None else dim
+    a = _softmax_input(a, "softmax", dtype, "softmax_lastdim_kernel_impl")
+    d = common.wrap_dim(dim, a.ndim, "softmax")
+    return Softmax.apply(a, dim=d) if a.numel() else a.clone()
+
+
+def log_softmax(a, dim=None, dtype=None, *, axis=None):
+    dim = axis if dim is None else dim
+    a = _softmax_input(a, "log_softmax", dtype, "log_softmax_lastdim_kernel_impl")
+    d = common.wrap_dim(dim, a.ndim, "log_softmax")
+    return LogSoftmax.apply(a, dim=d) if a.numel() else a.clone()
 
 
 import builtins as _b  # noqa: E402
 
-builtins_max = _b.max
+builtins_max, builtins_abs, builtins_any = _b.max, _b.abs, _b.any

@@ -11,7 +11,7 @@ import math
 from .._size import Size
 from ..autograd.grad_mode import STATE
 from . import common
-from ._prim import Primitive
+from ._prim import MultiOutputPrimitive, Primitive
 
 
 class ViewPrimitive(Primitive):
@@ -25,7 +25,32 @@ class ViewPrimitive(Primitive):
         out._seen_rebases = st.rebases  # see autograd.function.refresh_view
         if a._no_grad_view or not STATE.enabled:
             out._no_grad_view = True
+            if a._requires_grad and not STATE.enabled:
+                # PyTorch: a view of a tensor that requires grad does too, even under no_grad (its
+                # gradient goes nowhere: it has no history, and in-place ops on it are refused)
+                out._requires_grad = True
+        elif a._multi_view is not None and out.grad_fn is not None:
+            out._multi_view = a._multi_view
         return out
+
+
+class MultiViewPrimitive(MultiOutputPrimitive):
+    """A primitive whose outputs are several views of its input (split, unbind). As in PyTorch,
+    in-place ops on them are refused while they are in the graph: one node owns them all."""
+
+    @classmethod
+    def apply(cls, a, **kw):
+        outs = super().apply(a, **kw)
+        base = a if a._base is None else a._base
+        quiet = a._no_grad_view or not STATE.enabled
+        for o in outs:
+            o._storage, o._base, o._seen_rebases = a._storage, base, a._storage.rebases
+            if quiet:
+                o._no_grad_view = True
+                o._requires_grad = a._requires_grad and not STATE.enabled or o._requires_grad
+            elif o.grad_fn is not None:
+                o._multi_view = o
+        return outs
 
 
 def _as_strided(xp, arr, shape, strides_bytes):
@@ -125,7 +150,7 @@ class Permute(ViewPrimitive):
         inv = [0] * len(ctx.dims)
         for i, d in enumerate(ctx.dims):
             inv[d] = i
-        return (grad.permute(*inv),)
+        return (grad.permute(tuple(inv)),)
 
 
 class Transpose(Permute):
@@ -180,7 +205,11 @@ class Unsqueeze(ViewPrimitive):
     @staticmethod
     def forward(ctx, a, *, dim):
         ctx.dim = dim
-        return a._device.xp.expand_dims(a._data, dim)
+        arr = a._data
+        # the new dim's stride, as PyTorch's: the extent of the dim it precedes, or 1 at the end
+        step = arr.shape[dim] * arr.strides[dim] if dim < arr.ndim else arr.itemsize
+        return _as_strided(a._device.xp, arr, arr.shape[:dim] + (1,) + arr.shape[dim:],
+                           arr.strides[:dim] + (step,) + arr.strides[dim:])
 
     @staticmethod
     def backward(ctx, grad):
@@ -249,23 +278,50 @@ def _shape_args(shape):
     return tuple(shape)
 
 
-def view(a, *shape):
+def _needs_args(args, op, name, a):
+    # (a 0-d tensor takes an empty argument list: code like t.permute(*dims) works for every ndim)
+    if not args and a.ndim:
+        raise TypeError(f"{op}() missing 1 required positional arguments: \"{name}\"")
+
+
+def view(a, *shape, dtype=None):
     from .. import _dtype
-    if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
-        return _view_dtype(a, shape[0])
+    if dtype is not None or len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+        return _view_dtype(a, _dtype.as_dtype(dtype or shape[0], "view"))
+    if not shape and a.ndim:
+        raise TypeError("view() received an invalid combination of arguments - got (), but expected one of: "
+                        "(torch.dtype dtype) or (tuple of ints size)")
     shape = infer_shape(_shape_args(shape), a.numel())
     return View.apply(a, shape=shape)
 
 
 def _view_dtype(a, dt):
-    """Reinterpret the bytes as another dtype of the same size (records no gradient)."""
-    if dt.itemsize != a.dtype.itemsize:
-        raise RuntimeError(f"view(dtype): only dtypes of the same size are supported ({a.dtype} -> {dt})")
+    """Reinterpret the bytes as another dtype (records no gradient). With another element size
+    the last dim is rescaled, which needs it contiguous: PyTorch's rules."""
     from .._tensor import Tensor
+    old, new = a.dtype.itemsize, dt.itemsize
+    if old != new:
+        what = f"to view {a.dtype._short} as {dt._short} (different element sizes)"
+        if a.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 {what}")
+        if a.stride(-1) != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {a.stride(-1)}")
+        k = new // old
+        if new > old:
+            if a.shape[-1] % k:
+                raise RuntimeError(f"self.size(-1) must be divisible by {k} {what}, but got {a.shape[-1]}")
+            if a.storage_offset() % k:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {k} {what}, but got "
+                                   f"{a.storage_offset()}")
+            for i, st in enumerate(a.stride()[:-1]):
+                if st % k:
+                    raise RuntimeError(f"self.stride({i}) must be divisible by {k} {what}, but got {st}")
+    # NumPy reinterprets an array whose last axis is contiguous, rescaling that axis
     return Tensor._make(a._data.view(dt.np), a._device, a._storage, a if a._base is None else a._base)
 
 
 def reshape(a, *shape):
+    _needs_args(shape, "reshape", "shape", a)
     shape = infer_shape(_shape_args(shape), a.numel(), "reshape")
     if a._data.flags.c_contiguous or view_strides(a.shape, a.stride(), shape) is not None:
         return View.apply(a, shape=shape)
@@ -292,6 +348,7 @@ def unflatten(a, dim, sizes):
 
 
 def permute(a, *dims):
+    _needs_args(dims, "permute", "dims", a)
     dims = _shape_args(dims)
     if len(dims) != a.ndim:
         raise RuntimeError(
@@ -322,6 +379,8 @@ def t(a):
 
 
 def expand(a, *shape):
+    if not shape:
+        _needs_args(shape, "expand", "size", a)
     shape = list(_shape_args(shape))
     if len(shape) < a.ndim:
         raise RuntimeError(
@@ -336,16 +395,15 @@ def expand(a, *shape):
             raise RuntimeError(
                 f"The expanded size of the tensor ({want}) must match the existing size ({n}) at non-singleton "
                 f"dimension {lead + i}.  Target sizes: {_fmt(shape)}.  Tensor sizes: {_fmt(a.shape)}")
-    if tuple(shape) == a.shape:
-        return View.apply(a, shape=tuple(shape))
-    return Expand.apply(a, shape=tuple(shape))
+    return Expand.apply(a, shape=tuple(shape))  # ExpandBackward0 even when nothing grows, as in PyTorch
 
 
 def expand_as(a, other):
     return expand(a, other.shape)
 
 
-def squeeze(a, dim=None):
+def squeeze(a, dim=None, *, axis=None):
+    dim = dim if axis is None else axis
     if dim is None:
         dims = tuple(i for i, n in enumerate(a.shape) if n == 1)
     else:
@@ -354,7 +412,10 @@ def squeeze(a, dim=None):
     return cls.apply(a, dims=dims)
 
 
-def unsqueeze(a, dim):
+def unsqueeze(a, dim=None, *, axis=None):
+    dim = dim if axis is None else axis
+    if dim is None:
+        raise TypeError("unsqueeze() missing 1 required positional arguments: \"dim\"")
     d = common.wrap_dim(dim, a.ndim + 1, "unsqueeze")
     return Unsqueeze.apply(a, dim=d)
 

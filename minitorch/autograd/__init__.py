@@ -5,6 +5,7 @@ from .function import Function, Node, once_differentiable
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import gradcheck, gradgradcheck
 from . import functional  # noqa: F401
+from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
 
 
 def _make_grads(outputs, grad_outputs):
@@ -78,4 +79,5 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 __all__ = ["Function", "Node", "backward", "grad", "gradcheck", "gradgradcheck", "no_grad", "enable_grad",
-           "set_grad_enabled", "is_grad_enabled", "inference_mode", "once_differentiable"]
+           "set_grad_enabled", "is_grad_enabled", "inference_mode", "once_differentiable", "detect_anomaly",
+           "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .anomaly_mode import ANOMALY, run_checked
 from .function import AccumulateGrad, edge
 from .grad_mode import STATE, set_grad_enabled
 
@@ -74,7 +75,7 @@ def _accumulate(leaf, grad, create_graph, hooks=True, given=None):
             # a contiguous copy of its own: the gradient may be a broadcast view, the caller's
             # tensor or shared with another leaf, and later ones are added into it in place
             leaf._grad = grad.detach().clone()
-    elif create_graph or STATE.enabled and old.requires_grad:
+    elif create_graph or STATE.enabled and old._requires_grad:
         leaf._grad = old + grad
     else:
         old._data += grad._data
@@ -108,7 +109,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     """
     roots = [edge(t) for t in tensors]
     for k, (t, (node, _)) in enumerate(zip(tensors, roots)):
-        if node is None:
+        if node is None and not t._no_grad_view:  # a no_grad view: nothing to do, as in PyTorch
             raise RuntimeError(f"element {k} of tensors does not require grad and does not have a grad_fn")
     if retain_graph is None:
         retain_graph = create_graph
@@ -123,14 +124,15 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     deps = _collect(roots)
     buffers = {}
     for (node, nr), g in zip(roots, grad_tensors):
-        _add(buffers, node, nr, g)
+        if node is not None:
+            _add(buffers, node, nr, g)
     results = [None] * (len(inputs) if inputs is not None else 0)
     needed = _needed(roots, capture) if capture is not None else None
 
     given = {id(g._storage) for g in grad_tensors}
     ready = []
     for node, _ in roots:
-        if deps.get(node, 0) == 0 and node not in ready:
+        if node is not None and deps.get(node, 0) == 0 and node not in ready:
             ready.append(node)
     # inf and nan in a gradient are values, as in PyTorch (sqrt at 0, x ** -1 at 0), not warnings
     with set_grad_enabled(create_graph), np.errstate(all="ignore"):
@@ -174,7 +176,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 grads = grads + [None] * (node._num_outputs - len(grads))
             if any(g is None for g in grads):
                 grads = _materialize(node, grads)
-            in_grads = node._apply(grads)
+            in_grads = node._apply(grads) if not ANOMALY.enabled else run_checked(node, grads)
             if len(in_grads) != len(node.next_functions):
                 raise RuntimeError(
                     f"function {node.name()} returned an incorrect number of gradients (expected "

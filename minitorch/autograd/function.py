@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import weakref
 
+from . import anomaly_mode
+from .anomaly_mode import ANOMALY
 from .grad_mode import STATE, no_grad
 
 
@@ -129,6 +131,9 @@ class AccumulateGrad(Node):
         super().__init__()
         self.variable = leaf
 
+    def name(self):
+        return "torch::autograd::AccumulateGrad"  # PyTorch's name (its C++ class); the type is AccumulateGrad
+
     def _release(self):
         pass  # nothing saved; the leaf stays reachable
 
@@ -171,7 +176,8 @@ def edge(t):
         return (None, 0)
     fn = t.grad_fn
     if fn is None:
-        return (accumulator(t), 0)
+        # a view taken under no_grad requires grad but has no history: its gradient goes nowhere
+        return (accumulator(t), 0) if not t._no_grad_view else (None, 0)
     return (fn, t._output_nr)
 
 
@@ -206,7 +212,7 @@ class SavedOutput:
         t = Tensor._make(self.data, self.device, self.storage, self.base)
         if self.storage.version != self.version:
             raise RuntimeError(_modified_message(t, self.version, node, self.output_nr))
-        t.requires_grad = True
+        t._requires_grad = True
         t.grad_fn = node
         t._output_nr = self.output_nr
         return t
@@ -282,7 +288,7 @@ class Function(metaclass=_FunctionMeta):
                     else:  # an input returned as is: output a new alias
                         o = o.detach()
                 if id(o) not in ctx._non_differentiable and o.dtype.is_floating_point:
-                    o.requires_grad = True
+                    o._requires_grad = True
                     o.grad_fn = ctx
                     o._output_nr = i
             wrapped.append(o)
@@ -297,10 +303,11 @@ class Function(metaclass=_FunctionMeta):
 def _rebase_dirty(t, node, cls, args):
     """An input modified in place by forward: PyTorch's in-place rules apply to it. Returns True
     when it was rebased as a view (CopySlices on its base), False when the caller links it."""
-    from .._ops.inplace import _rebase, check_inplace
+    from .._ops.inplace import _rebase, check_inplace, check_overlap
     if t.requires_grad and t.grad_fn is None:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
     check_inplace(t, f"{cls.__name__}.forward (mark_dirty)")
+    check_overlap(t, f"{cls.__name__}.forward (mark_dirty)")
     if t._base is None:
         return False
     if args[0] is not t:
@@ -312,6 +319,8 @@ def _rebase_dirty(t, node, cls, args):
 
 def _connect(node, inputs):
     """Record where each input's gradient goes, and what it must look like."""
+    if ANOMALY.enabled:
+        anomaly_mode.record(node)
     node.next_functions = tuple(edge(t) for t in inputs)
     node._input_meta = tuple((t.shape, t.dtype, t._device) if t.requires_grad else None for t in inputs)
 

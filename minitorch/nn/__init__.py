@@ -1,4 +1,4 @@
-"""`minitorch.nn`: Parameter, Module, layers, losses, and nn.functional / nn.init.
+"""`minitorch.nn`: Parameter, Module, layers, losses, and nn.functional / nn.init / nn.utils.
 
     import minitorch as torch
     from minitorch import nn
@@ -9,14 +9,31 @@
 from __future__ import annotations
 
 from . import functional, init  # noqa: F401
-from .container import ModuleDict, ModuleList, Sequential
-from .layers import (AvgPool2d, Conv2d, Dropout, Embedding, Flatten, Identity, LeakyReLU, Linear, LogSoftmax,
-                     MaxPool2d, ReLU, Sigmoid, Softmax, Tanh, Unflatten)
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .activation import (CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU,
+                         LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmax2d,
+                         Softmin, Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold)
+from .attention import MultiheadAttention
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from .layers import (Bilinear, CosineSimilarity, Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Fold,
+                     Identity, Linear, PairwiseDistance, PixelShuffle, PixelUnshuffle, Unflatten, Unfold, Upsample,
+                     UpsamplingBilinear2d, UpsamplingNearest2d)
+from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
+                   HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
+                   MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
+                   TripletMarginLoss)
 from .module import Module
+from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d, InstanceNorm2d,
+                            InstanceNorm3d, LayerNorm, LocalResponseNorm, RMSNorm)
+from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
+                      ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+                      ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
 from .parameter import Parameter
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
+                      AvgPool2d, LPPool1d, LPPool2d, MaxPool1d, MaxPool2d)
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+                          TransformerEncoderLayer)
+from . import utils  # noqa: F401
 
-__all__ = ["Parameter", "Module", "Sequential", "ModuleList", "ModuleDict", "Identity", "Linear", "Conv2d",
-           "MaxPool2d", "AvgPool2d", "Embedding", "ReLU", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax",
-           "Flatten", "Unflatten", "Dropout", "MSELoss", "L1Loss", "NLLLoss", "CrossEntropyLoss",
-           "BCEWithLogitsLoss", "BCELoss", "functional", "init"]
+__all__ = [name for name in dir() if not name.startswith("_") and name != "annotations"]

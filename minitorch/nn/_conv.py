@@ -13,6 +13,9 @@ column back onto the pixels it came from (windows overlap, so pixels receive sev
 contributions). col2im is the backward of im2col and im2col the backward of col2im, so the
 gradients below are themselves differentiable (second derivatives work).
 
+A 1-D signal (N, C, L) is computed as a one-row image (N, C, 1, L). Grouped convolution
+(groups=G) splits the channels into G independent convolutions: one batched matrix product.
+
 Every array op goes through the tensor's array module (`t._device.xp`), so this runs on
 NumPy and CuPy alike.
 """
@@ -26,6 +29,24 @@ from ..autograd.grad_mode import STATE
 def out_size(n, k, s, p, d):
     """Output length of a sliding window: floor((n + 2p - d(k-1) - 1) / s) + 1."""
     return (n + 2 * p - d * (k - 1) - 1) // s + 1
+
+
+def pool_size(n, k, s, p, d, ceil_mode):
+    """A pooling window's output length and the extra end padding it needs. With ceil_mode the
+    last, partial window counts too, provided it starts inside the input or its left padding
+    (PyTorch's rule)."""
+    span = n + 2 * p - d * (k - 1) - 1
+    out = (-(-span // s) if ceil_mode else span // s) + 1
+    if ceil_mode and (out - 1) * s >= n + p:
+        out -= 1
+    return out, max(0, (out - 1) * s + d * (k - 1) + 1 - (n + 2 * p))
+
+
+def _image(a):
+    """A 1-D signal (N, C, L) as a one-row image (N, C, 1, L); an image as it is (array or Tensor)."""
+    if a.ndim != 3:
+        return a
+    return a.unsqueeze(2) if hasattr(a, "unsqueeze") else a[:, :, None]
 
 
 def _windows(xp, arr, kernel, stride, dilation, out_hw, kernel_last):
@@ -45,11 +66,17 @@ def _windows(xp, arr, kernel, stride, dilation, out_hw, kernel_last):
     return xp.lib.stride_tricks.as_strided(arr, shape=shape, strides=strides)
 
 
-def _pad(xp, arr, padding, value=0):
-    ph, pw = padding
-    if not ph and not pw:
+def _sides(pads):
+    """(ph, pw) -> (top, bottom, left, right); a 4-tuple passes through."""
+    return pads if len(pads) == 4 else (pads[0], pads[0], pads[1], pads[1])
+
+
+def _pad(xp, arr, pads, value=0):
+    """Pad the last two dims by (ph, pw) on both sides, or by (top, bottom, left, right)."""
+    t, b, l, r = _sides(pads)
+    if not (t or b or l or r):
         return arr
-    return xp.pad(arr, ((0, 0), (0, 0), (ph, ph), (pw, pw)), mode="constant", constant_values=value)
+    return xp.pad(arr, ((0, 0), (0, 0), (t, b), (l, r)), mode="constant", constant_values=value)
 
 
 def _geometry(shape, kernel, stride, padding, dilation):
@@ -66,11 +93,12 @@ def im2col_array(xp, x, kernel, stride, padding, dilation):
     return xp.ascontiguousarray(win).reshape(n, c * kernel[0] * kernel[1], oh * ow)
 
 
-def col2im_array(xp, cols, in_shape, kernel, stride, padding, dilation):
-    """The adjoint of im2col: add every column entry back onto the pixel it was read from."""
+def col2im_array(xp, cols, in_shape, kernel, stride, padding, dilation, out_hw=None):
+    """The adjoint of im2col: add every column entry back onto the pixel it was read from.
+    `out_hw`: how many windows the columns hold, when fewer than fit in the image."""
     n, c, h, w = in_shape
     (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
-    oh, ow = _geometry(in_shape, kernel, stride, padding, dilation)
+    oh, ow = out_hw or _geometry(in_shape, kernel, stride, padding, dilation)
     cols = cols.reshape(n, c, kh, kw, oh, ow)
     out = xp.zeros((n, c, h + 2 * ph, w + 2 * pw), dtype=cols.dtype)
     for i in range(kh):  # kh*kw strided adds; each moves a whole (N, C, OH, OW) block
@@ -80,7 +108,7 @@ def col2im_array(xp, cols, in_shape, kernel, stride, padding, dilation):
 
 
 class Im2Col(Primitive):
-    """x (N, C, H, W) -> columns (N, C*kh*kw, OH*OW). Backward: col2im."""
+    """x (N, C, H, W) -> columns (N, C*kh*kw, OH*OW) (or without N). Backward: col2im."""
     _node_name = "Im2ColBackward0"
     reads_input_in_backward = False
 
@@ -88,7 +116,9 @@ class Im2Col(Primitive):
     def forward(ctx, x, *, kernel, stride, padding, dilation):
         ctx.geom = (kernel, stride, padding, dilation)
         ctx.in_shape = tuple(x.shape)
-        return im2col_array(x._device.xp, x._data, kernel, stride, padding, dilation)
+        a = x._data if x.ndim == 4 else x._data[None]
+        cols = im2col_array(x._device.xp, a, kernel, stride, padding, dilation)
+        return cols if x.ndim == 4 else cols[0]
 
     @staticmethod
     def backward(ctx, grad):
@@ -103,7 +133,9 @@ class Col2Im(Primitive):
     @staticmethod
     def forward(ctx, cols, *, in_shape, geom):
         ctx.geom = geom
-        return col2im_array(cols._device.xp, cols._data, in_shape, *geom)
+        if len(in_shape) == 4:
+            return col2im_array(cols._device.xp, cols._data, in_shape, *geom)
+        return col2im_array(cols._device.xp, cols._data[None], (1,) + tuple(in_shape), *geom)[0]
 
     @staticmethod
     def backward(ctx, grad):
@@ -120,52 +152,112 @@ class Conv2d(Primitive):
 
     forward:  cols = im2col(x);  out[n] = W2 @ cols[n] + b        W2 = W.reshape(O, C*kh*kw)
     backward: dx = col2im(W2^T @ g)    dW = sum_n g[n] @ cols[n]^T    db = sum of g over n, h, w
+
+    With groups=G, W2 is G matrices, each applied to its own C/G channels of the columns.
     """
     _node_name = "ConvolutionBackward0"
 
     @staticmethod
-    def forward(ctx, x, weight, bias, *, stride, padding, dilation):
+    def forward(ctx, x, weight, bias, *, stride, padding, dilation, groups=1):
         xp = x._device.xp
-        o = weight.shape[0]
-        kernel = tuple(weight.shape[2:])
-        geom = (kernel, stride, padding, dilation)
-        oh, ow = _geometry(x.shape, *geom)
-        cols = im2col_array(xp, x._data, *geom)
-        out = xp.matmul(weight._data.reshape(o, -1), cols)  # (O, K) @ (N, K, L) -> (N, O, L)
+        xa, wa = _image(x._data), _image(weight._data)  # a 1-D signal is a one-row image
+        n, o, g = xa.shape[0], wa.shape[0], groups
+        geom = (tuple(wa.shape[2:]), stride, padding, dilation)
+        oh, ow = _geometry(xa.shape, *geom)
+        cols = im2col_array(xp, xa, *geom)  # (N, C*kh*kw, L)
+        w2 = wa.reshape(g, o // g, -1)  # one (O/G, C/G*kh*kw) matrix per group
+        out = xp.matmul(w2, cols.reshape(n, g, w2.shape[2], -1)).reshape(n, o, oh * ow)
         if bias is not None:
             out += bias._data.reshape(o, 1)
         from .._tensor import Tensor
         # the columns are kept for dW (freed with the graph, like any saved tensor)
         ctx.save_for_backward(x, weight, Tensor._make(cols, x._device))
-        ctx.geom = geom
-        return out.reshape(x.shape[0], o, oh, ow)
+        ctx.geom, ctx.groups = geom, g
+        return out.reshape((n, o, oh, ow) if x.ndim == 4 else (n, o, ow))
 
     @staticmethod
     def backward(ctx, grad):
         x, weight, saved_cols = ctx.saved_tensors
-        n, o, oh, ow = grad.shape
-        g = grad.reshape(n, o, oh * ow)
-        w2 = weight.reshape(o, -1)
+        xi, g_ = _image(x), ctx.groups
+        n, o = grad.shape[:2]
+        g = grad.reshape(n, g_, o // g_, -1)  # (N, G, O/G, L)
+        w2 = _image(weight).reshape(g_, o // g_, -1)  # (G, O/G, K)
         gx = gw = gb = None
         if ctx.needs_input_grad[0]:
-            gx = Col2Im.apply(w2.t() @ g, in_shape=tuple(x.shape), geom=ctx.geom)
+            cols = (w2.transpose(1, 2) @ g).reshape(n, -1, g.shape[-1])
+            gx = Col2Im.apply(cols, in_shape=tuple(xi.shape), geom=ctx.geom).reshape(x.shape)
         if ctx.needs_input_grad[1]:
             # under create_graph, dW must be differentiable with respect to x too: recompute
-            cols = im2col(x, *ctx.geom) if STATE.enabled else saved_cols
-            gw = (g @ cols.transpose(1, 2)).sum(0).reshape(weight.shape)
+            cols = im2col(xi, *ctx.geom) if STATE.enabled else saved_cols
+            cols = cols.reshape(n, g_, w2.shape[2], -1)
+            gw = (g @ cols.transpose(2, 3)).sum(0).reshape(weight.shape)
         if len(ctx.needs_input_grad) > 2 and ctx.needs_input_grad[2]:
-            gb = grad.sum((0, 2, 3))
+            gb = grad.sum((0,) + tuple(range(2, grad.ndim)))
+        return gx, gw, gb
+
+
+class ConvTranspose2d(Primitive):
+    """The transposed convolution: the adjoint of Conv2d with respect to its input. Each input
+    pixel paints a weighted copy of the kernel onto the output; overlapping copies add up.
+
+    forward:  cols = W2^T @ x;  out = col2im(cols) + b            W2 = W.reshape(C, O*kh*kw)
+    backward: dx = W2 @ im2col(g)    dW = sum_n x[n] @ im2col(g)[n]^T    db = sum of g
+
+    output_padding adds rows and columns at the bottom and right (out of what padding crops).
+    """
+    _node_name = "ConvolutionBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, *, stride, padding, dilation, groups, output_padding):
+        xp = x._device.xp
+        xa, wa = _image(x._data), _image(weight._data)
+        n, c, h, w = xa.shape
+        g, o = groups, wa.shape[1] * groups
+        kernel = tuple(wa.shape[2:])
+        geom = (kernel, stride, padding, dilation)
+        size = tuple((i - 1) * s - 2 * p + d * (k - 1) + e + 1
+                     for i, k, s, p, d, e in zip((h, w), kernel, stride, padding, dilation, output_padding))
+        w2 = wa.reshape(g, c // g, -1)  # (G, C/G, O/G*kh*kw)
+        cols = xp.matmul(w2.transpose(0, 2, 1), xa.reshape(n, g, c // g, h * w))
+        out = col2im_array(xp, cols.reshape(n, -1, h * w), (n, o) + size, *geom, out_hw=(h, w))
+        out = xp.ascontiguousarray(out)
+        if bias is not None:
+            out += bias._data.reshape(o, 1, 1)
+        ctx.save_for_backward(x, weight)
+        ctx.geom, ctx.groups = geom, g
+        return out.reshape(out.shape[:2] + out.shape[3:]) if x.ndim == 3 else out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        xi, gi, g_ = _image(x), _image(grad), ctx.groups
+        n, c, h, w = xi.shape
+        gh, gw_ = _geometry(gi.shape, *ctx.geom)  # more than h, w only when output_padding >= stride
+        cols = im2col(gi, *ctx.geom).reshape(n, -1, gh, gw_)[:, :, :h, :w]  # (N, O*kh*kw, H, W)
+        cols = cols.reshape(n, g_, -1, h * w)
+        w2 = _image(weight).reshape(g_, c // g_, -1)
+        gx = gw = gb = None
+        if ctx.needs_input_grad[0]:
+            gx = (w2 @ cols).reshape(x.shape)
+        if ctx.needs_input_grad[1]:
+            gw = (xi.reshape(n, g_, c // g_, -1) @ cols.transpose(2, 3)).sum(0).reshape(weight.shape)
+        if len(ctx.needs_input_grad) > 2 and ctx.needs_input_grad[2]:
+            gb = grad.sum((0,) + tuple(range(2, grad.ndim)))
         return gx, gw, gb
 
 
 # ---- pooling -------------------------------------------------------------------------------
+# `pads` is (top, bottom, left, right): ceil_mode needs more padding at the bottom and right.
 
-def _pool_index(xp, x, kernel, stride, padding, dilation):
-    """For each pooling window of x: the flat position (in the padded image) of its maximum."""
-    n, c, h, w = x.shape
-    oh, ow = _geometry(x.shape, kernel, stride, padding, dilation)
-    fill = -xp.inf if x.dtype.kind == "f" else xp.iinfo(x.dtype).min
-    padded = _pad(xp, x, padding, fill)
+def _fill_low(xp, dtype):
+    return -xp.inf if dtype.kind == "f" else xp.iinfo(dtype).min
+
+
+def _pool_index(xp, x, kernel, stride, pads, dilation):
+    """For each pooling window of x: the row and column (in the padded image) of its maximum."""
+    n, c = x.shape[:2]
+    padded = _pad(xp, x, pads, _fill_low(xp, x.dtype))
+    oh, ow = _geometry(padded.shape, kernel, stride, (0, 0), dilation)
     win = _windows(xp, padded, kernel, stride, dilation, (oh, ow), kernel_last=True)
     arg = xp.ascontiguousarray(win).reshape(n, c, oh, ow, -1).argmax(axis=-1)
     kh, kw = kernel
@@ -180,17 +272,16 @@ class PoolGather(Primitive):
     reads_input_in_backward = False
 
     @staticmethod
-    def forward(ctx, x, *, index, padding):
+    def forward(ctx, x, *, index, pads):
         xp = x._device.xp
-        ctx.index, ctx.padding, ctx.in_shape = index, padding, tuple(x.shape)
+        ctx.index, ctx.pads, ctx.in_shape = index, pads, tuple(x.shape)
         n, c = x.shape[:2]
-        padded = _pad(xp, x._data, padding, 0)
-        flat = padded.reshape(n, c, -1)
+        flat = _pad(xp, x._data, pads, 0).reshape(n, c, -1)
         return xp.take_along_axis(flat, index.reshape(n, c, -1), axis=2).reshape(index.shape)
 
     @staticmethod
     def backward(ctx, grad):
-        return (PoolScatter.apply(grad, index=ctx.index, padding=ctx.padding, in_shape=ctx.in_shape),)
+        return (PoolScatter.apply(grad, index=ctx.index, pads=ctx.pads, in_shape=ctx.in_shape),)
 
 
 class PoolScatter(Primitive):
@@ -200,21 +291,21 @@ class PoolScatter(Primitive):
     reads_input_in_backward = False
 
     @staticmethod
-    def forward(ctx, grad, *, index, padding, in_shape):
+    def forward(ctx, grad, *, index, pads, in_shape):
         xp = grad._device.xp
-        ctx.index, ctx.padding = index, padding
+        ctx.index, ctx.pads = index, pads
         n, c, h, w = in_shape
-        ph, pw = padding
-        hp, wp = h + 2 * ph, w + 2 * pw
+        t, b, l, r = _sides(pads)
+        hp, wp = h + t + b, w + l + r
         out = xp.zeros((n * c, hp * wp), dtype=grad._data.dtype)
         base = (xp.arange(n * c) * (hp * wp)).reshape(n * c, 1)
         pos = (index.reshape(n * c, -1) + base).reshape(-1)
         index_add_flat(xp, out.reshape(-1), pos, grad._data.reshape(-1))
-        return out.reshape(n, c, hp, wp)[:, :, ph:ph + h, pw:pw + w]
+        return out.reshape(n, c, hp, wp)[:, :, t:t + h, l:l + w]
 
     @staticmethod
     def backward(ctx, grad):
-        return (PoolGather.apply(grad, index=ctx.index, padding=ctx.padding),)
+        return (PoolGather.apply(grad, index=ctx.index, pads=ctx.pads),)
 
 
 class MaxPool2d(MultiOutputPrimitive):
@@ -225,18 +316,130 @@ class MaxPool2d(MultiOutputPrimitive):
     reads_input_in_backward = False
 
     @staticmethod
-    def forward(ctx, x, *, kernel, stride, padding, dilation):
+    def forward(ctx, x, *, kernel, stride, pads, dilation):
         xp = x._device.xp
-        rows, cols, pshape = _pool_index(xp, x._data, kernel, stride, padding, dilation)
+        rows, cols, pshape = _pool_index(xp, x._data, kernel, stride, pads, dilation)
         index = rows * pshape[3] + cols  # flat position in the padded image
-        ctx.index, ctx.padding, ctx.in_shape = index, padding, tuple(x.shape)
+        ctx.index, ctx.pads, ctx.in_shape = index, pads, tuple(x.shape)
         n, c = x.shape[:2]
-        fill = -xp.inf if x._data.dtype.kind == "f" else xp.iinfo(x._data.dtype).min
-        flat = _pad(xp, x._data, padding, fill).reshape(n, c, -1)
+        flat = _pad(xp, x._data, pads, _fill_low(xp, x._data.dtype)).reshape(n, c, -1)
         values = xp.take_along_axis(flat, index.reshape(n, c, -1), axis=2).reshape(index.shape)
-        indices = (rows - padding[0]) * x.shape[3] + (cols - padding[1])
+        t, _, l, _ = _sides(pads)
+        indices = (rows - t) * x.shape[3] + (cols - l)
         return values, indices.astype(xp.int64, copy=False)
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
-        return (PoolScatter.apply(grad, index=ctx.index, padding=ctx.padding, in_shape=ctx.in_shape),)
+        return (PoolScatter.apply(grad, index=ctx.index, pads=ctx.pads, in_shape=ctx.in_shape),)
+
+
+class AvgPool2d(Primitive):
+    """The mean of every window: the window's sum over `divisor` (an (OH, OW) array, in x's
+    dtype: how many pixels PyTorch counts in each window, padding included or not).
+
+    forward:  out = sum of each window of the zero-padded x / divisor
+    backward: dx = col2im(g / divisor spread over each window), cropped to the input
+    """
+    _node_name = "AvgPool2DBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, x, *, kernel, stride, pads, divisor):
+        xp = x._device.xp
+        n, c, h, w = x.shape
+        padded = _pad(xp, x._data.reshape(n * c, 1, h, w), pads)
+        oh, ow = divisor.shape
+        win = _windows(xp, padded, kernel, stride, (1, 1), (oh, ow), kernel_last=True)
+        ctx.geom, ctx.pads, ctx.in_shape, ctx.padded = (kernel, stride), pads, (n, c, h, w), padded.shape
+        ctx.divisor = divisor
+        return (win.sum(axis=(-2, -1)) / divisor).reshape(n, c, oh, ow)
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .._tensor import Tensor
+        (kernel, stride), (n, c, h, w) = ctx.geom, ctx.in_shape
+        t, _, l, _ = _sides(ctx.pads)
+        share = (grad / Tensor._make(ctx.divisor, grad._device)).reshape(n * c, 1, -1)
+        cols = share.expand(n * c, kernel[0] * kernel[1], share.shape[-1])
+        img = Col2Im.apply(cols, in_shape=tuple(ctx.padded), geom=(kernel, stride, (0, 0), (1, 1)))
+        return (img[:, :, t:t + h, l:l + w].reshape(n, c, h, w),)
+
+
+def avg_divisor(xp, size, kernel, stride, padding, extra, count_include_pad):
+    """How many pixels PyTorch's avg_pool counts in each window, per output position (OH, OW):
+    the window clipped to the padded input, or to the input itself without count_include_pad."""
+    counts = []
+    for n, k, s, p, e in zip(size, kernel, stride, padding, extra):
+        out = (n + 2 * p + e - k) // s + 1
+        start = xp.arange(out) * s - p
+        end = xp.minimum(start + k, n + p)
+        if not count_include_pad:
+            start, end = xp.maximum(start, 0), xp.minimum(end, n)
+        counts.append(end - start)
+    return counts[0].reshape(-1, 1) * counts[1].reshape(1, -1)
+
+
+# ---- adaptive pooling: output size fixed, windows sized to fit -------------------------------
+
+def adaptive_bounds(n, out):
+    """PyTorch's adaptive windows along one dim: [floor(i*n/out), ceil((i+1)*n/out))."""
+    return [(i * n // out, -(-(i + 1) * n // out)) for i in range(out)]
+
+
+def adaptive_matrix(xp, n, out, dtype):
+    """The (out, n) matrix that averages each adaptive window."""
+    m = xp.zeros((out, n), dtype=dtype)
+    for i, (a, b) in enumerate(adaptive_bounds(n, out)):
+        m[i, a:b] = 1.0 / (b - a)
+    return m
+
+
+class AdaptiveAvgPool2d(Primitive):
+    """out = Ph @ x @ Pw^T, with Ph, Pw the matrices averaging each window along H and W.
+    Backward: dx = Ph^T @ g @ Pw."""
+    _node_name = "AdaptiveAvgPool2DBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, x, *, out_hw):
+        xp = x._device.xp
+        h, w = x.shape[-2:]
+        ph = adaptive_matrix(xp, h, out_hw[0], x._data.dtype)
+        pw = adaptive_matrix(xp, w, out_hw[1], x._data.dtype)
+        ctx.mats = ph, pw
+        return xp.matmul(xp.matmul(ph, x._data), pw.T)
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .._tensor import Tensor
+        ph, pw = (Tensor._make(m, grad._device) for m in ctx.mats)
+        return (ph.t() @ grad @ pw,)
+
+
+class AdaptiveMaxPool2d(MultiOutputPrimitive):
+    """The maximum of every adaptive window and its flat position h*W + w, as PyTorch's
+    return_indices; the gradient flows to each maximum. Any leading dims (batched or not)."""
+    _node_name = "AdaptiveMaxPool2DBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, x, *, out_hw):
+        xp = x._device.xp
+        h, w = x.shape[-2:]
+        a = x._data.reshape(-1, 1, h, w)
+        m = a.shape[0]
+        index = xp.empty((m, 1) + tuple(out_hw), dtype=xp.int64)
+        for i, (r0, r1) in enumerate(adaptive_bounds(h, out_hw[0])):  # one window per output pixel
+            for j, (c0, c1) in enumerate(adaptive_bounds(w, out_hw[1])):
+                arg = a[:, :, r0:r1, c0:c1].reshape(m, 1, -1).argmax(axis=-1)
+                index[:, :, i, j] = (r0 + arg // (c1 - c0)) * w + c0 + arg % (c1 - c0)
+        ctx.index, ctx.in_shape = index, tuple(a.shape)
+        values = xp.take_along_axis(a.reshape(m, 1, -1), index.reshape(m, 1, -1), axis=2)
+        shape = tuple(x.shape[:-2]) + tuple(out_hw)
+        return values.reshape(shape), index.reshape(shape)
+
+    @staticmethod
+    def backward(ctx, grad, _grad_indices):
+        g = grad.reshape(ctx.index.shape)
+        out = PoolScatter.apply(g, index=ctx.index, pads=(0, 0), in_shape=ctx.in_shape)
+        return (out.reshape(tuple(grad.shape[:-2]) + ctx.in_shape[-2:]),)

@@ -2,7 +2,8 @@
 
     forward:  out[..., :] = W[ids[...], :]
     backward: dW = zeros_like(W); dW[ids[...]] += grad[...]    (repeated ids add up)
-              and the row padding_idx gets no gradient (it stays the "nothing here" vector)
+              and the row padding_idx gets no gradient (it stays the "nothing here" vector);
+              with scale_grad_by_freq each id's rows are divided by its count in the batch
 """
 from __future__ import annotations
 
@@ -15,12 +16,17 @@ class EmbeddingLookup(Primitive):
     reads_input_in_backward = False
 
     @staticmethod
-    def forward(ctx, weight, *, ids, padding_idx):
-        ctx.ids, ctx.padding_idx, ctx.num = ids, padding_idx, weight.shape[0]
+    def forward(ctx, weight, *, ids, padding_idx, scale_grad_by_freq=False):
+        ctx.ids, ctx.padding_idx, ctx.num, ctx.scale = ids, padding_idx, weight.shape[0], scale_grad_by_freq
         return weight._data[ids]  # (*ids.shape, dim), a copy
 
     @staticmethod
     def backward(ctx, grad):
+        if ctx.scale:  # each occurrence's gradient over the number of occurrences of its id
+            from .._tensor import Tensor
+            xp = grad._device.xp
+            counts = xp.bincount(ctx.ids.reshape(-1), minlength=ctx.num)[ctx.ids]
+            grad = grad / Tensor._make(counts[..., None].astype(grad._data.dtype), grad._device)
         return (EmbeddingDense.apply(grad, ids=ctx.ids, padding_idx=ctx.padding_idx, num=ctx.num),)
 
 
@@ -48,3 +54,20 @@ class EmbeddingDense(Primitive):
             keep = Tensor._make((ctx.ids != ctx.padding_idx)[..., None], gg._device)
             out = out * keep
         return (out,)
+
+
+def renorm_(weight, ids, max_norm, norm_type):
+    """Rescale, in place and unrecorded, each row used by ids whose norm exceeds max_norm to
+    norm max_norm (PyTorch's embedding_renorm_, with its 1e-7 in the scale)."""
+    from ..autograd.grad_mode import no_grad
+    xp = weight._device.xp
+    rows = xp.unique(ids.reshape(-1))
+    with no_grad():
+        w = weight.detach()
+        picked = w._data[rows]
+        norms = (xp.abs(picked) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+        big = norms > max_norm
+        if bool(big.any()):
+            scale = (max_norm / (norms[big] + 1e-7)).astype(picked.dtype)
+            w._data[rows[big]] = picked[big] * scale[:, None]
+            weight._storage.version += 1

@@ -1,18 +1,15 @@
-"""Two fused primitives for the commonest training step: a Linear layer on a batch, and the
-negative log-likelihood of class ids. Composed from tensor ops they record 5-10 nodes each;
-fused they record one, which the MLP-step benchmark (bench/) shows is where small models
-spend their time. The general cases (more dims, odd dtypes) still take the composed path in
+"""A fused primitive for the commonest layer: a Linear layer on a batch. Composed from tensor
+ops it records several nodes; fused it records one, which the MLP-step benchmark (bench/)
+shows is where small models spend their time. (The negative log-likelihood is fused the same
+way: see _loss.py.) The general cases (more dims, odd dtypes) still take the composed path in
 functional.py, which also raises the errors.
 
     linear:   forward  y = x W^T + b
               backward dx = g W,   dW = g^T x,   db = sum of g over the batch
-    nll_loss: forward  loss_i = -w[t_i] * logp[i, t_i]   (w = class weight, 0 where ignored)
-              backward dlogp[i, t_i] = -w[t_i] * g_i      (/ sum of w for the mean)
 """
 from __future__ import annotations
 
 from .._ops._prim import Primitive
-from .._ops.index import scatter_along
 
 
 class Addmm(Primitive):
@@ -50,33 +47,3 @@ def linear_fits(x, w, b):
 
 def linear(x, w, b):
     return (Mm if b is None else Addmm).apply(x, w, b)
-
-
-class NllLoss(Primitive):
-    _node_name = "NllLossBackward0"
-    reads_input_in_backward = False
-
-    @staticmethod
-    def forward(ctx, logp, *, target, weight, ignore_index, reduction):
-        xp = logp._device.xp
-        n = target.shape[0]
-        valid = target != ignore_index
-        t = xp.where(valid, target, 0)
-        w = valid.astype(logp._data.dtype)
-        if weight is not None:
-            w = w * weight[t]
-        losses = -logp._data[xp.arange(n), t] * w
-        ctx.t, ctx.w, ctx.reduction, ctx.shape = t, w, reduction, logp.shape
-        if reduction == "none":
-            return losses
-        total = losses.sum()
-        denom = w.sum() if reduction == "mean" else 1
-        ctx.denom = denom
-        return total / denom if reduction == "mean" else total
-
-    @staticmethod
-    def backward(ctx, grad):
-        from .._tensor import Tensor
-        coef = Tensor._make(-ctx.w / ctx.denom if ctx.reduction == "mean" else -ctx.w, grad._device)
-        rows = grad * coef  # (N,): a scalar grad broadcasts over the batch
-        return (scatter_along(rows.unsqueeze(1), ctx.t[:, None], 1, ctx.shape),)

@@ -1,9 +1,17 @@
 """`minitorch.nn.functional` (usually imported as F): the layers and losses as functions.
 
 A Module like `nn.Linear` only holds parameters; the computing happens here. Most functions
-are short compositions of tensor ops (their gradients come from the ops); convolution,
-pooling, embedding and the logits form of binary cross-entropy are primitives with their own
-forward and backward (see _conv.py, _embedding.py and BCEWithLogits below).
+are short compositions of tensor ops (their gradients come from the ops); where PyTorch
+computes a layer as one op (convolution, pooling, embedding, the common losses, the
+activations, the norms) it is a primitive with its own forward and backward, in a module of
+its family, re-exported here:
+
+    _conv.py        convolution (1-D, 2-D, grouped, transposed), pooling, im2col / col2im
+    _loss.py        the losses          _activation.py   gelu, silu, elu, softplus, ...
+    _norm.py        batch / layer / group / instance / rms norm, normalize
+    _padding.py     pad                 _upsample.py     interpolate, pixel_shuffle
+    _attention.py   scaled_dot_product_attention, multi-head attention
+    _distance.py    cosine_similarity, pairwise_distance, pdist
 """
 from __future__ import annotations
 
@@ -12,23 +20,42 @@ import warnings
 
 from .. import _dtype
 from .._ops import reduce as _reduce
-from .._ops._prim import Primitive
 from .._tensor import Tensor
-from . import _conv, _fused
+from . import _conv, _embedding, _fused
 from ._embedding import EmbeddingLookup
+from ._loss import (_check_reduction, _class_dim, _reduce_loss, binary_cross_entropy,  # noqa: F401
+                    binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy, gaussian_nll_loss,
+                    hinge_embedding_loss, huber_loss, kl_div, l1_loss, margin_ranking_loss, mse_loss,
+                    multi_margin_loss, multilabel_soft_margin_loss, nll_loss, poisson_nll_loss, smooth_l1_loss,
+                    soft_margin_loss, triplet_margin_loss)
+from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
+from ._activation import (celu, elu, gelu, glu, hardshrink, hardsigmoid, hardswish, hardtanh, leaky_relu,  # noqa: F401
+                          logsigmoid, mish, prelu, relu6, rrelu, selu, silu, softplus, softshrink, softsign,
+                          tanhshrink, threshold)
+from ._distance import cosine_similarity, pairwise_distance, pdist  # noqa: F401
+from ._norm import (batch_norm, group_norm, instance_norm, layer_norm, local_response_norm, normalize,  # noqa: F401
+                    rms_norm)
+from ._padding import pad
+from ._upsample import (interpolate, pixel_shuffle, pixel_unshuffle, upsample, upsample_bilinear,  # noqa: F401
+                        upsample_nearest)
 
 
 # ---- argument helpers ------------------------------------------------------------------------
 
-def _pair(v, name="argument"):
+def _ntuple(v, n, name="argument"):
+    """An int, or a sequence of n ints (or of one), as a tuple of n ints."""
     if isinstance(v, numbers.Integral):
-        return (int(v), int(v))
+        return (int(v),) * n
     v = tuple(int(x) for x in v)
     if len(v) == 1:
-        return v * 2
-    if len(v) != 2:
-        raise ValueError(f"{name} must be an int or a pair of ints, got {v}")
+        return v * n
+    if len(v) != n:
+        raise ValueError(f"{name} must be an int or a tuple of {n} ints, got {v}")
     return v
+
+
+def _pair(v, name="argument"):
+    return _ntuple(v, 2, name)
 
 
 def _type(t):
@@ -45,6 +72,13 @@ def linear(input, weight, bias=None):  # noqa: A002
     return out if bias is None else out + bias
 
 
+def bilinear(input1, input2, weight, bias=None):
+    """y_k = x1^T W_k x2 + b_k, for x1 (*, in1), x2 (*, in2) and W of shape (out, in1, in2)."""
+    out = ((input1.unsqueeze(-2).unsqueeze(-2) @ weight) @ input2.unsqueeze(-2).unsqueeze(-1))
+    out = out.squeeze(-1).squeeze(-1)  # (*, out)
+    return out if bias is None else out + bias
+
+
 def _batchify(input, op, dims=4):
     """Accept an unbatched (C, H, W) image as PyTorch does; returns (batched input, unbatch flag)."""
     if input.ndim == dims - 1:
@@ -55,15 +89,13 @@ def _batchify(input, op, dims=4):
     return input, False
 
 
-def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
-    """2-D cross-correlation (what deep learning calls convolution) of a (N, C, H, W) batch with
-    weight (O, C, kh, kw): im2col + one matrix product (see nn/_conv.py)."""
-    if groups != 1:
-        raise NotImplementedError("conv2d: groups != 1 is not supported by minitorch (use groups=1)")
-    x, unbatched = _batchify(input, "conv2d")
-    if weight.ndim != 4:
-        raise RuntimeError(f"conv2d: expected a 4-D weight (out_channels, in_channels, kH, kW), got shape "
-                           f"{list(weight.shape)}")
+# ---- convolution -----------------------------------------------------------------------------
+
+def _check_conv(x, weight, bias, nd, groups, op, transposed=False):
+    """PyTorch's checks and messages for a convolution's operands (x already batched)."""
+    if weight.ndim != nd + 2:
+        raise RuntimeError(f"{op}: expected a {nd + 2}-D weight (out_channels, in_channels/groups, kernel size), "
+                           f"got shape {list(weight.shape)}")
     if x.dtype is not weight.dtype or (bias is not None and bias.dtype is not weight.dtype):
         other = bias if x.dtype is weight.dtype else x
         raise RuntimeError(f"Input type ({_type(x)}) and weight type ({_type(weight)}) should be the same"
@@ -71,83 +103,307 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
                            + " (convert one, e.g. x = x.to(weight.dtype), or model.double())")
     if x._device != weight._device:
         raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
-                           f"{x.device} and {weight.device}! (in conv2d: move the input with x.to(device))")
-    stride, dilation = _pair(stride, "stride"), _pair(dilation, "dilation")
+                           f"{x.device} and {weight.device}! (in {op}: move the input with x.to(device))")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if transposed:
+        if x.shape[1] != weight.shape[0]:
+            raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected input"
+                               f"{list(x.shape)} to have {weight.shape[0]} channels, but got {x.shape[1]} channels "
+                               "instead")
+        if weight.shape[0] % groups:
+            raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+                               f"but got weight of size [{list(weight.shape)}] instead")
+        return
+    if weight.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size [{list(weight.shape)}] instead")
+    if x.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{list(x.shape)} to have "
+            f"{weight.shape[1] * groups} channels, but got {x.shape[1]} channels instead")
+
+
+def _same_padding(x, k, stride, dilation):
+    """padding='same': the total padding d*(k-1) per dim, split evenly, any odd one at the end
+    (then the input is padded first, as PyTorch does)."""
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    total = [d * (kk - 1) for d, kk in zip(dilation, k)]
+    if not any(t % 2 for t in total):
+        return x, tuple(t // 2 for t in total)
+    warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
+                  "of the input be created", stacklevel=4)
+    ends = []
+    for t in reversed(total):  # F.pad lists the last dim first
+        ends += [0, t % 2]
+    return pad(x, ends), tuple(t // 2 for t in total)
+
+
+def _convolution(input, weight, bias, stride, padding, dilation, groups, nd, op):  # noqa: A002
+    x, unbatched = _batchify(input, op, nd + 2)
+    _check_conv(x, weight, bias, nd, groups, op)
+    stride, dilation = _ntuple(stride, nd, "stride"), _ntuple(dilation, nd, "dilation")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
     k = tuple(weight.shape[2:])
     if isinstance(padding, str):
         if padding == "valid":
-            padding = (0, 0)
+            padding = (0,) * nd
         elif padding == "same":
-            if stride != (1, 1):
-                raise ValueError("padding='same' is not supported for strided convolutions")
-            tot = [dilation[i] * (k[i] - 1) for i in range(2)]
-            if any(t % 2 for t in tot):
-                raise NotImplementedError("padding='same' with an even kernel needs asymmetric padding, "
-                                          "which minitorch does not support")
-            padding = (tot[0] // 2, tot[1] // 2)
+            x, padding = _same_padding(x, k, stride, dilation)
         else:
             raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
-    padding = _pair(padding, "padding")
-    if x.shape[1] != weight.shape[1]:
-        raise RuntimeError(
-            f"Given groups=1, weight of size {list(weight.shape)}, expected input{list(x.shape)} to have "
-            f"{weight.shape[1]} channels, but got {x.shape[1]} channels instead")
-    ph, pw = x.shape[2] + 2 * padding[0], x.shape[3] + 2 * padding[1]
-    eh, ew = dilation[0] * (k[0] - 1) + 1, dilation[1] * (k[1] - 1) + 1
-    if ph < eh or pw < ew:
-        raise RuntimeError(f"Calculated padded input size per channel: ({ph} x {pw}). Kernel size: ({eh} x {ew}). "
-                           "Kernel size can't be greater than actual input size")
-    out = _conv.Conv2d.apply(x, weight, bias, stride=stride, padding=padding, dilation=dilation)
+    padding = _ntuple(padding, nd, "padding")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    padded = [n + 2 * p for n, p in zip(x.shape[2:], padding)]
+    eff = [d * (kk - 1) + 1 for d, kk in zip(dilation, k)]
+    if any(p < e for p, e in zip(padded, eff)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
+                           f"({' x '.join(map(str, eff))}). Kernel size can't be greater than actual input size")
+    if nd == 1:  # computed as a one-row image
+        stride, padding, dilation = (1,) + stride, (0,) + padding, (1,) + dilation
+    out = _conv.Conv2d.apply(x, weight, bias, stride=stride, padding=padding, dilation=dilation, groups=groups)
     return out.squeeze(0) if unbatched else out
 
 
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
+    """2-D cross-correlation (what deep learning calls convolution) of a (N, C, H, W) batch with
+    weight (O, C/groups, kh, kw): im2col + one matrix product (see nn/_conv.py)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
+    """1-D convolution of a (N, C, L) batch with weight (O, C/groups, k)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, nd, op):  # noqa: A002
+    if isinstance(padding, str):
+        raise TypeError(f"{op}(): argument 'padding' must be tuple of ints, not str")
+    x, unbatched = _batchify(input, op, nd + 2)
+    _check_conv(x, weight, bias, nd, groups, op, transposed=True)
+    stride, dilation = _ntuple(stride, nd, "stride"), _ntuple(dilation, nd, "dilation")
+    padding, output_padding = _ntuple(padding, nd, "padding"), _ntuple(output_padding, nd, "output_padding")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(op_ >= s and op_ >= d for op_, s, d in zip(output_padding, stride, dilation)):
+        names = ["height", "width"][-nd:] if nd <= 2 else [str(i) for i in range(nd)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
+                           + " ".join(f"output_padding_{n}: {v}" for n, v in zip(names, output_padding)) + " "
+                           + " ".join(f"stride_{n}: {v}" for n, v in zip(names, stride)) + " "
+                           + " ".join(f"dilation_{n}: {v}" for n, v in zip(names, dilation)))
+    out_size = [(n - 1) * s - 2 * p + d * (kk - 1) + o + 1 for n, s, p, d, kk, o in
+                zip(x.shape[2:], stride, padding, dilation, weight.shape[2:], output_padding)]
+    if any(o <= 0 for o in out_size):
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, x.shape[2:]))}). Calculated output "
+                           f"size per channel: ({' x '.join(map(str, out_size))}). Output size is too small")
+    if nd == 1:
+        stride, padding, dilation, output_padding = ((1,) + stride, (0,) + padding, (1,) + dilation,
+                                                     (0,) + output_padding)
+    out = _conv.ConvTranspose2d.apply(x, weight, bias, stride=stride, padding=padding, dilation=dilation,
+                                      groups=groups, output_padding=output_padding)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,  # noqa: A002
+                     dilation=1):
+    """The transposed convolution ("deconvolution") of a (N, C, H, W) batch with weight
+    (C, O/groups, kh, kw): it upsamples, the adjoint of conv2d (see nn/_conv.py)."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2,
+                           "conv_transpose2d")
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,  # noqa: A002
+                     dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
+                           "conv_transpose1d")
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):  # noqa: A002
+    """im2col: (N, C, H, W) -> (N, C*kh*kw, L), one column per window position."""
+    if input.ndim not in (3, 4):
+        raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.ndim}D)")
+    k, d, p, s = (_pair(kernel_size, "kernel_size"), _pair(dilation, "dilation"), _pair(padding, "padding"),
+                  _pair(stride, "stride"))
+    blocks = _conv._geometry(input.shape, k, s, p, d)
+    if any(o <= 0 for o in blocks):
+        raise RuntimeError(f"Given input with spatial size ({input.shape[-2]}, {input.shape[-1]}), kernel_size={k}, "
+                           f"dilation={d}, padding={p}, calculated shape of the array of sliding blocks as "
+                           f"{blocks}, but its components must be at least one.")
+    return _conv.im2col(input, k, s, p, d)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):  # noqa: A002
+    """col2im: (N, C*kh*kw, L) -> (N, C, H, W), adding up overlapping windows."""
+    if input.ndim not in (2, 3):
+        raise NotImplementedError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
+                                  f"(got {input.ndim}D)")
+    size, k = _pair(output_size, "output_size"), _pair(kernel_size, "kernel_size")
+    d, p, s = _pair(dilation, "dilation"), _pair(padding, "padding"), _pair(stride, "stride")
+    ck, length = input.shape[-2:]
+    if ck % (k[0] * k[1]):
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, "
+                           f"but got input.size(1)={ck} and kernel_size={k}")
+    blocks = _conv._geometry((1, 1) + size, k, s, p, d)
+    if blocks[0] * blocks[1] != length:
+        raise RuntimeError(f"Given output_size={size}, kernel_size={k}, dilation={d}, padding={p}, stride={s}, "
+                           f"expected size of input's dimension 2 to match the calculated number of sliding blocks "
+                           f"{blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got input.size(2)={length}.")
+    return _conv.Col2Im.apply(input, in_shape=tuple(input.shape[:-2]) + (ck // (k[0] * k[1]),) + size,
+                              geom=(k, s, p, d))
+
+
+# ---- pooling ---------------------------------------------------------------------------------
+
 def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, op):
-    if ceil_mode:
-        raise NotImplementedError(f"{op}: ceil_mode=True is not supported by minitorch")
+    """Check a 2-D pooling's arguments as PyTorch does; return the batched input, the kernel,
+    stride and dilation, the (top, bottom, left, right) padding (ceil_mode adds at the end)
+    and the output size."""
     k = _pair(kernel_size, "kernel_size")
     s = k if stride is None or (not isinstance(stride, numbers.Integral) and len(stride) == 0) else _pair(stride)
     p, d = _pair(padding, "padding"), _pair(dilation, "dilation")
+    if any(v <= 0 for v in s):
+        raise RuntimeError("stride should be greater than zero")
     for i in range(2):
         if p[i] * 2 > k[i]:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
                                f"kernel_size={k[i]} and dilation={d[i]}")
     x, unbatched = _batchify(input, op)
-    for i in range(2):
-        if _conv.out_size(x.shape[2 + i], k[i], s[i], p[i], d[i]) <= 0:
-            raise RuntimeError(f"{op}: output size is too small: input {list(x.shape)}, kernel_size {k}, "
-                               f"stride {s}, padding {p}, dilation {d}")
-    return x, unbatched, k, s, p, d
+    (oh, eh), (ow, ew) = (_conv.pool_size(x.shape[2 + i], k[i], s[i], p[i], d[i], ceil_mode) for i in range(2))
+    if oh <= 0 or ow <= 0:
+        raise RuntimeError(f"Given input size: ({x.shape[1]}x{x.shape[2]}x{x.shape[3]}). Calculated output size: "
+                           f"({x.shape[1]}x{max(oh, 0)}x{max(ow, 0)}). Output size is too small")
+    return x, unbatched, k, s, (p[0], p[0] + eh, p[1], p[1] + ew), d, (oh, ow)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
                return_indices=False):
     """The maximum of every kernel_size window (stride defaults to kernel_size)."""
-    x, unbatched, k, s, p, d = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, "max_pool2d")
-    out, idx = _conv.MaxPool2d.apply(x, kernel=k, stride=s, padding=p, dilation=d)
+    x, unbatched, k, s, pads, d, _ = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode,
+                                                "max_pool2d")
+    out, idx = _conv.MaxPool2d.apply(x, kernel=k, stride=s, pads=pads, dilation=d)
     if unbatched:
         out, idx = out.squeeze(0), idx.squeeze(0)
     return (out, idx) if return_indices else out
 
 
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):  # noqa: A002
-    """The mean of every window (zero padding counted, PyTorch's default): im2col, then mean."""
-    if not count_include_pad:
-        raise NotImplementedError("avg_pool2d: count_include_pad=False is not supported by minitorch")
-    x, unbatched, k, s, p, d = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
-    n, c, h, w = x.shape
-    oh, ow = (_conv.out_size(h, k[0], s[0], p[0], 1), _conv.out_size(w, k[1], s[1], p[1], 1))
-    cols = _conv.im2col(x.reshape(n * c, 1, h, w), k, s, p, (1, 1))
-    out = cols.mean(1).reshape(n, c, oh, ow)
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,  # noqa: A002
+               divisor_override=None):
+    """The mean of every window; zero padding counts in the mean unless count_include_pad=False."""
+    x, unbatched, k, s, pads, _, out_hw = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode,
+                                                     "avg_pool2d")
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(f'"avg_pool2d" not implemented for \'{x.dtype._short}\'')
+    xp = x._device.xp
+    if divisor_override is not None:
+        if divisor_override == 0:
+            raise RuntimeError("divisor must be not zero")
+        divisor = xp.full(out_hw, divisor_override)
+    else:
+        divisor = _conv.avg_divisor(xp, x.shape[2:], k, s, (pads[0], pads[2]), (pads[1] - pads[0], pads[3] - pads[2]),
+                                    count_include_pad)
+    divisor = divisor.astype(x._data.dtype)
+    out = _conv.AvgPool2d.apply(x, kernel=k, stride=s, pads=pads, divisor=divisor)
     return out.squeeze(0) if unbatched else out
+
+
+def _one_row(input, op):  # noqa: A002
+    """A 1-D pooling runs as the 2-D one on (N, C, 1, L), as in PyTorch."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2D (unbatched) or 3D (batched) input to {op}, but got input of size: "
+                           f"{list(input.shape)}")
+    return input.unsqueeze(-2)
+
+
+def _single(v):
+    return v if v is None or isinstance(v, numbers.Integral) else (tuple(v) if len(v) else None)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
+               return_indices=False):
+    s = _single(stride)
+    out = max_pool2d(_one_row(input, "max_pool1d"), (1, _ntuple(kernel_size, 1)[0]),
+                     None if s is None else (1, _ntuple(s, 1)[0]), (0, _ntuple(padding, 1)[0]),
+                     (1, _ntuple(dilation, 1)[0]), ceil_mode, return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):  # noqa: A002
+    s = _single(stride)
+    k = _ntuple(kernel_size, 1)[0]
+    out = avg_pool2d(_one_row(input, "avg_pool1d"), (1, k), (1, k) if s is None else (1, _ntuple(s, 1)[0]),
+                     (0, _ntuple(padding, 1)[0]), ceil_mode, count_include_pad)
+    return out.squeeze(-2)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):  # noqa: A002
+    """(sum of x^p over each window)^(1/p), as PyTorch computes it (through avg_pool2d)."""
+    kw, kh = _pair(kernel_size, "kernel_size")
+    out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):  # noqa: A002
+    out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def _adaptive_size(x, output_size, nd):
+    size = _ntuple(output_size, nd, "output_size") if not (
+        isinstance(output_size, (tuple, list)) and None in output_size) else tuple(output_size)
+    return tuple(x.shape[-nd + i] if v is None else int(v) for i, v in enumerate(size))
+
+
+def _adaptive_input(input, nd, op):  # noqa: A002
+    if input.ndim not in (nd + 1, nd + 2) or any(n == 0 for n in input.shape[-nd:]):
+        raise RuntimeError(f"{op}(): Expected {nd + 1}D or {nd + 2}D tensor, but got {list(input.shape)}")
+
+
+def adaptive_avg_pool2d(input, output_size):  # noqa: A002
+    """Average pooling to a fixed output size: the windows are sized to fit (PyTorch's
+    [floor(i*H/oh), ceil((i+1)*H/oh)) bounds)."""
+    _adaptive_input(input, 2, "adaptive_avg_pool2d")
+    size = _adaptive_size(input, output_size, 2)
+    if size == (1, 1):  # PyTorch takes the mean here (MeanBackward1)
+        return input.mean((-1, -2), keepdim=True)
+    return _conv.AdaptiveAvgPool2d.apply(input, out_hw=size)
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):  # noqa: A002
+    _adaptive_input(input, 2, "adaptive_max_pool2d")
+    out, idx = _conv.AdaptiveMaxPool2d.apply(input, out_hw=_adaptive_size(input, output_size, 2))
+    return (out, idx) if return_indices else out
+
+
+def adaptive_avg_pool1d(input, output_size):  # noqa: A002
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"adaptive_avg_pool1d(): Expected 2D or 3D tensor, but got {list(input.shape)}")
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _ntuple(output_size, 1)[0])).squeeze(-2)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):  # noqa: A002
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"adaptive_max_pool1d(): Expected 2D or 3D tensor, but got {list(input.shape)}")
+    out, idx = adaptive_max_pool2d(input.unsqueeze(-2), (1, _ntuple(output_size, 1)[0]), return_indices=True)
+    return (out.squeeze(-2), idx.squeeze(-2)) if return_indices else out.squeeze(-2)
 
 
 # ---- embedding --------------------------------------------------------------------------------
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,  # noqa: A002
               sparse=False):
-    """Rows of `weight` picked by the integer ids in `input`: (*) ids -> (*, embedding_dim)."""
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding: max_norm, scale_grad_by_freq and sparse are not supported by minitorch")
+    """Rows of `weight` picked by the integer ids in `input`: (*) ids -> (*, embedding_dim).
+
+    max_norm: the rows looked up are first rescaled in place (under no_grad) to norm at most
+    max_norm, as PyTorch does; scale_grad_by_freq: each id's gradient is divided by how often it
+    occurs in the batch; sparse=True gives the same gradient as a dense tensor (minitorch has
+    no sparse tensors)."""
     if not isinstance(input, Tensor):
         raise TypeError(f"embedding(): argument 'input' must be Tensor, not {type(input).__name__}")
     if input.dtype not in (_dtype.int64, _dtype.int32):
@@ -168,18 +424,15 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         bad = int(ids.max()) if int(ids.max()) >= num else int(ids.min())
         raise IndexError(f"index out of range in self (embedding has {num} rows, got id {bad}; ids must be in "
                          f"[0, {num - 1}])")
-    return EmbeddingLookup.apply(weight, ids=ids, padding_idx=padding_idx)
+    if max_norm is not None:
+        _embedding.renorm_(weight, ids, max_norm, norm_type)
+    return EmbeddingLookup.apply(weight, ids=ids, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
 
 
 # ---- activations -------------------------------------------------------------------------------
 
 def relu(input, inplace=False):  # noqa: A002
     return input.relu_() if inplace else input.relu()
-
-
-def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
-    from .._ops.pointwise import where
-    return where(input > 0, input, input * negative_slope)
 
 
 def sigmoid(input):  # noqa: A002
@@ -206,6 +459,10 @@ def log_softmax(input, dim=None, dtype=None):  # noqa: A002
     return _reduce.log_softmax(input, _softmax_dim("log_softmax", input.ndim, dim), dtype)
 
 
+def softmin(input, dim=None, dtype=None):  # noqa: A002
+    return _reduce.softmax(-input, _softmax_dim("softmin", input.ndim, dim), dtype)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
     """Zero each element with probability p and scale the rest by 1/(1-p), so the expected
     value is unchanged; identity when not training. Draws from minitorch's seeded generator."""
@@ -215,221 +472,67 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
         return input
     if p == 1.0:
         return input * 0.0
-    from .._factories import rand
-    keep = rand(input.shape, dtype=input.dtype, device=input.device) < (1.0 - p)
-    mask = keep.to(input.dtype) * (1.0 / (1.0 - p))
+    from .._random_fill import dropout_noise
+    mask = dropout_noise(input, 1.0 - p)  # PyTorch's mask, bit for bit: bernoulli_(1 - p) / (1 - p)
     return input.mul_(mask) if inplace else input * mask
+
+
+def _feature_dropout(input, p, training, inplace, batched_ndim, op):  # noqa: A002
+    """Zero whole channels (every value of a channel of a sample) with probability p."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (batched_ndim - 1, batched_ndim):
+        raise RuntimeError(f"{op}: Expected {batched_ndim - 1}D or {batched_ndim}D input, but received a "
+                           f"{input.ndim}D input")
+    if not training or p == 0.0:
+        return input
+    x = input if input.ndim == batched_ndim else input.unsqueeze(0)
+    if p == 1.0:
+        mask = x.new_zeros(x.shape[:2] + (1,) * (x.ndim - 2))
+    else:
+        from .._random_fill import dropout_noise
+        mask = dropout_noise(x, 1.0 - p, x.shape[:2] + (1,) * (x.ndim - 2))
+    if input.ndim != batched_ndim:
+        mask = mask.squeeze(0)
+    return input.mul_(mask) if inplace else input * mask
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    return _feature_dropout(input, p, training, inplace, 3, "dropout1d")
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    if input.ndim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
+                      "This behavior will change in a future release to interpret the input as one without a batch "
+                      "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please "
+                      "switch to using dropout1d instead.", stacklevel=2)
+        return _feature_dropout(input, p, training, inplace, 3, "dropout2d")
+    return _feature_dropout(input, p, training, inplace, 4, "dropout2d")
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    return _feature_dropout(input, p, training, inplace, 5, "dropout3d")
+
+
+def one_hot(tensor, num_classes=-1):
+    """Class ids (*) -> (*, num_classes) int64, 1 at each id (num_classes=-1: the largest id + 1)."""
+    if tensor.dtype is not _dtype.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    ids = tensor._data
+    if num_classes == -1:
+        if ids.size == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(ids.max()) + 1
+    if ids.size and int(ids.min()) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if ids.size and int(ids.max()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    xp = tensor._device.xp
+    out = (ids[..., None] == xp.arange(num_classes)).astype(xp.int64)
+    return Tensor._make(out, tensor._device)
 
 
 def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002
     return input.flatten(start_dim, end_dim)
-
-
-# ---- losses ------------------------------------------------------------------------------------
-
-def _reduce_loss(loss, reduction):
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    if reduction == "none":
-        return loss
-    raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
-def _check_reduction(reduction):
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
-def _same_size(input, target, name):  # noqa: A002
-    if target.shape != input.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
-                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have "
-                      "the same size.", stacklevel=3)
-
-
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):  # noqa: A002
-    """mean((input - target)^2)."""
-    _check_reduction(reduction)
-    _same_size(input, target, "mse_loss")
-    d = input - target
-    loss = d * d
-    if weight is not None:
-        loss = loss * weight
-    return _reduce_loss(loss, reduction)
-
-
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
-    _check_reduction(reduction)
-    _same_size(input, target, "l1_loss")
-    return _reduce_loss((input - target).abs(), reduction)
-
-
-def _class_dim(input):  # noqa: A002
-    return 1 if input.ndim >= 2 else 0
-
-
-def _check_targets(input, target, op):  # noqa: A002
-    if target.dtype.is_floating_point or target.dtype is _dtype.bool:
-        raise RuntimeError(f"expected scalar type Long but found {target.dtype._short} ({op} with class-index "
-                           "targets needs integer class ids: use target.long())")
-    cdim = _class_dim(input)
-    expect = input.shape[:cdim] + input.shape[cdim + 1:]
-    if tuple(target.shape) != tuple(expect):
-        if input.ndim >= 2 and target.ndim >= 1 and target.shape[0] != input.shape[0]:
-            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-                             f"({target.shape[0]}).")
-        raise RuntimeError(f"{op}: expected target of shape {list(expect)} for input of shape {list(input.shape)} "
-                           f"(class dim {cdim}), got {list(target.shape)}")
-
-
-def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
-             reduction="mean"):
-    """The negative log-likelihood of the target classes, given log-probabilities `input`
-    of shape (N, C) (or (C,), or (N, C, d1, ...)) and class ids `target` of shape (N) (...)."""
-    _check_reduction(reduction)
-    _check_targets(input, target, "nll_loss")
-    if target.dtype.name not in ("int64", "uint8"):
-        raise RuntimeError(
-            f"expected target dtype to be Long or Byte, but got {target.dtype._short} (class ids for "
-            "nll_loss / cross_entropy are int64: use target.long())")
-    cdim = _class_dim(input)
-    n_classes = input.shape[cdim]
-    if input.ndim == 2 and target.ndim == 1 and (weight is None or weight._device is input._device):
-        t = target._data
-        if t.size:
-            kept = t[t != ignore_index]
-            if kept.size and (int(kept.min()) < 0 or int(kept.max()) >= n_classes):
-                bad = int(kept.max()) if int(kept.max()) >= n_classes else int(kept.min())
-                raise IndexError(f"Target {bad} is out of bounds. (nll_loss over {n_classes} classes: class "
-                                 f"ids must be in [0, {n_classes - 1}])")
-        return _fused.NllLoss.apply(input, target=t.astype("int64", copy=False),
-                                    weight=None if weight is None else weight.detach()._data,
-                                    ignore_index=ignore_index, reduction=reduction)
-    valid = target != ignore_index
-    t = target.long().masked_fill(~valid, 0)
-    if t.numel():
-        lo, hi = int(t.min()), int(t.max())
-        if lo < 0 or hi >= n_classes:
-            raise IndexError(f"Target {hi if hi >= n_classes else lo} is out of bounds. (nll_loss over "
-                             f"{n_classes} classes: class ids must be in [0, {n_classes - 1}])")
-    picked = input.gather(cdim, t.unsqueeze(cdim)).squeeze(cdim)
-    w = valid.to(input.dtype)
-    if weight is not None:
-        w = weight[t] * w
-    loss = -picked * w
-    if reduction == "none":
-        return loss
-    if reduction == "sum":
-        return loss.sum()
-    return loss.sum() / w.sum()
-
-
-def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
-                  reduction="mean", label_smoothing=0.0):
-    """Softmax + negative log-likelihood in one numerically stable step (log_softmax never
-    forms exp of a large logit). `target` holds class ids (N,) or class probabilities (N, C)."""
-    _check_reduction(reduction)
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
-    cdim = _class_dim(input)
-    logp = _reduce.log_softmax(input, cdim)
-    n_classes = input.shape[cdim]
-    wshape = [1] * input.ndim
-    wshape[cdim] = n_classes
-    if target.dtype.is_floating_point and target.shape == input.shape:  # class probabilities
-        if label_smoothing > 0:
-            target = target * (1 - label_smoothing) + label_smoothing / n_classes
-        prod = logp * target
-        if weight is not None:
-            prod = prod * weight.reshape(wshape)
-        loss = -prod.sum(cdim)
-        if reduction == "mean":
-            return loss.sum() / (input.numel() // n_classes if input.numel() else 1)
-        return _reduce_loss(loss, reduction)
-    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
-    if label_smoothing <= 0:
-        return nll
-    ignore = target == ignore_index
-    smooth = -(logp * weight.reshape(wshape)).sum(cdim) if weight is not None else -logp.sum(cdim)
-    smooth = smooth.masked_fill(ignore, 0.0)
-    if reduction == "mean":
-        if weight is not None:
-            t = target.long().masked_fill(ignore, 0)
-            denom = (weight[t] * (~ignore).to(input.dtype)).sum()
-        else:
-            denom = (~ignore).sum()
-        smooth = smooth.sum() / denom
-    elif reduction == "sum":
-        smooth = smooth.sum()
-    return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
-
-
-class BCEWithLogits(Primitive):
-    """Binary cross-entropy on logits, elementwise, never overflowing:
-
-        loss = (1 - y) x + lw * (log(1 + exp(-|x|)) + max(-x, 0)),   lw = 1 + (pos_weight - 1) y
-        d loss / dx = (1 - y) - lw * sigmoid(-x)     (= sigmoid(x) - y without pos_weight)
-        d loss / dy = -x + (pos_weight - 1) log(1 + exp(-x))
-    """
-    _node_name = "BinaryCrossEntropyWithLogitsBackward0"
-
-    @staticmethod
-    def forward(ctx, x, y, pos_weight):
-        xp = x._device.xp
-        a, b = x._data, y._data
-        softplus = xp.log1p(xp.exp(-xp.abs(a))) + xp.maximum(-a, 0)  # log(1 + exp(-x)), stable
-        if pos_weight is None:
-            out = (1 - b) * a + softplus
-        else:
-            out = (1 - b) * a + (1 + (pos_weight._data - 1) * b) * softplus
-        ctx.save_for_backward(x, y, pos_weight)
-        return out.astype(a.dtype, copy=False)
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, y, pw = ctx.saved_tensors
-        s_neg = (-x).sigmoid()
-        gx = gy = None
-        if ctx.needs_input_grad[0]:
-            gx = grad * ((1 - y) - s_neg if pw is None else (1 - y) - (1 + (pw - 1) * y) * s_neg)
-        if ctx.needs_input_grad[1]:
-            # d/dy: -x + (pos_weight - 1) * softplus(-x)
-            if pw is None:
-                gy = grad * -x
-            else:
-                softplus = (-x).relu() + (-x.abs()).exp().log1p()  # log(1 + exp(-x)), stable
-                gy = grad * (-x + (pw - 1) * softplus)
-        return gx, gy, None
-
-
-def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,  # noqa: A002
-                                     reduction="mean", pos_weight=None):
-    """Sigmoid + binary cross-entropy in one stable step: safe for logits of any size."""
-    _check_reduction(reduction)
-    if target.shape != input.shape:
-        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    if not target.dtype.is_floating_point:
-        raise RuntimeError(
-            f"result type Float can't be cast to the desired output type {target.dtype._short} "
-            "(binary_cross_entropy_with_logits needs float targets, 0. or 1.: use target.float())")
-    loss = BCEWithLogits.apply(input, target, pos_weight)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce_loss(loss, reduction)
-
-
-def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,  # noqa: A002
-                         reduction="mean"):
-    """Binary cross-entropy on probabilities; logs are clamped at -100, as in PyTorch. Prefer
-    binary_cross_entropy_with_logits, which is stable."""
-    _check_reduction(reduction)
-    if target.shape != input.shape:
-        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
-                         f"({input.shape}) is deprecated. Please ensure they have the same size.")
-    loss = -(target * input.log().clamp(min=-100) + (1 - target) * (1 - input).log().clamp(min=-100))
-    if weight is not None:
-        loss = loss * weight
-    return _reduce_loss(loss, reduction)
-

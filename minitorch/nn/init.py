@@ -2,7 +2,8 @@
 
 Every function works under no_grad (filling a parameter is not part of the model's
 computation) and returns the tensor. The random ones draw from minitorch's generator
-(`minitorch.manual_seed`), or the `generator=` given.
+(`minitorch.manual_seed`), or the `generator=` given, exactly as PyTorch's do: after the same
+seed a layer starts from PyTorch's weights, bit for bit.
 
 Why the scales: a layer's output variance is fan_in * Var(w) * Var(x). Xavier/Glorot picks
 Var(w) = 2 / (fan_in + fan_out) to keep both the forward signal and the backward gradient
@@ -69,6 +70,48 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
     """Fill with values drawn from N(mean, std^2)."""
     with no_grad():
         return tensor.normal_(mean, std, generator=generator)
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """N(mean, std^2) cut to [a, b], by PyTorch's rejection sampling: when the bounds keep
+    more than 30% of the mass, draw normals and redraw those outside (then the values are
+    PyTorch's, bit for bit); otherwise propose uniforms on [a, b] and accept each with
+    probability pdf(x) / pdf(mode)."""
+    def norm_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values "
+                      "may be incorrect.", stacklevel=2)
+    from .. import _factories
+    from .._ops.pointwise import where
+    with no_grad():
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            lo, hi = (_factories.tensor(v, dtype=tensor.dtype).item() for v in (a, b))
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                outside = (result < lo) | (result > hi)
+                if not outside.any():
+                    break
+                result = where(outside, _factories.empty_like(result).normal_(mean, std, generator=generator), result)
+            if result is not tensor:
+                tensor.copy_(result)
+            return tensor
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+
+        def rejected(x):
+            log_pdf = x.sub(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+            return _factories.empty_like(x).uniform_(generator=generator).log_().gt(log_pdf)
+
+        result = tensor.uniform_(a, b, generator=generator)
+        pending = rejected(result)
+        while pending.any():
+            candidates = _factories.empty_like(tensor).uniform_(a, b, generator=generator)
+            result = where(pending, candidates, result)
+            pending = where(pending, rejected(candidates), pending)
+        if result is not tensor:
+            tensor.copy_(result)
+        return tensor
 
 
 def constant_(tensor, val):

@@ -1,4 +1,5 @@
-"""`minitorch.optim`: optimizers that update parameters from their gradients.
+"""`minitorch.optim`: optimizers that update parameters from their gradients, and
+`optim.lr_scheduler`, which changes their learning rates as training goes.
 
     opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
     for x, y in loader:
@@ -8,8 +9,16 @@
 """
 from __future__ import annotations
 
+from . import lr_scheduler  # noqa: F401
+from .adadelta import Adadelta
+from .adagrad import Adagrad
 from .adam import Adam, AdamW
-from .optimizer import Optimizer
+from .adamax import Adamax
+from .nadam import NAdam
+from .optimizer import Optimizer, register_optimizer_step_post_hook, register_optimizer_step_pre_hook  # noqa: F401
+from .radam import RAdam
+from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
+           "lr_scheduler"]

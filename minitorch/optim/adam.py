@@ -12,29 +12,32 @@ For each parameter p with gradient g, at step t = 1, 2, ... (all in place, under
 """
 from __future__ import annotations
 
-import math
-
-from .. import _dtype
-from .._factories import tensor, zeros_like
+from .._factories import zeros_like
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .optimizer import Optimizer, addcdiv_, addcmul_, lerp_, scalar_state
+
+
+def check_adam_args(lr, betas, eps, weight_decay):
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
-                 maximize=False, decoupled_weight_decay=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=False):
+        check_adam_args(lr, betas, eps, weight_decay)
         defaults = dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                        maximize=maximize, decoupled_weight_decay=decoupled_weight_decay)
+                        maximize=maximize, foreach=foreach, capturable=capturable, differentiable=differentiable,
+                        fused=fused, decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
 
     def step(self, closure=None):
@@ -50,7 +53,7 @@ class Adam(Optimizer):
                     grad = -p.grad if group["maximize"] else p.grad
                     state = self.state[p]
                     if len(state) == 0:
-                        state["step"] = tensor(0.0, dtype=_dtype.float32)
+                        state["step"] = scalar_state()
                         state["exp_avg"] = zeros_like(p)
                         state["exp_avg_sq"] = zeros_like(p)
                         if amsgrad:
@@ -63,18 +66,17 @@ class Adam(Optimizer):
                             p.mul_(1 - lr * wd)
                         else:
                             grad = grad.add(p, alpha=wd)
-                    exp_avg.add_((grad - exp_avg) * (1 - beta1))  # lerp toward g by 1 - beta1
-                    exp_avg_sq.mul_(beta2).add_(grad * grad * (1 - beta2))
-                    bias_correction1 = 1 - beta1 ** step
-                    bias_correction2_sqrt = math.sqrt(1 - beta2 ** step)
-                    step_size = lr / bias_correction1
+                    lerp_(exp_avg, grad, 1 - beta1)
+                    addcmul_(exp_avg_sq.mul_(beta2), grad, grad, 1 - beta2)
+                    step_size = lr / (1 - beta1 ** step)
+                    bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
                     if amsgrad:
                         max_sq = state["max_exp_avg_sq"]
                         max_sq.copy_(max_sq.maximum(exp_avg_sq))
                         denom = (max_sq.sqrt() / bias_correction2_sqrt).add_(eps)
                     else:
                         denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
-                    p.add_(exp_avg / denom * -step_size)
+                    addcdiv_(p, exp_avg, denom, -step_size)
         return loss
 
 
@@ -82,6 +84,7 @@ class AdamW(Adam):
     """Adam with decoupled weight decay (p shrinks by lr * weight_decay each step)."""
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
-                 maximize=False):
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize,
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused,
                          decoupled_weight_decay=True)

@@ -23,6 +23,23 @@ class _RequiredParameter:
 required = _RequiredParameter()
 
 
+_GLOBAL_PRE_HOOKS, _GLOBAL_POST_HOOKS = {}, {}
+
+
+def register_optimizer_step_pre_hook(hook):
+    from ..nn.module import _RemovableHandle
+    h = _RemovableHandle(_GLOBAL_PRE_HOOKS)
+    _GLOBAL_PRE_HOOKS[h.id] = hook
+    return h
+
+
+def register_optimizer_step_post_hook(hook):
+    from ..nn.module import _RemovableHandle
+    h = _RemovableHandle(_GLOBAL_POST_HOOKS)
+    _GLOBAL_POST_HOOKS[h.id] = hook
+    return h
+
+
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults
@@ -55,9 +72,10 @@ class Optimizer:
         return s + ")"
 
     def add_param_group(self, param_group):
-        """Add a group of parameters with its own options (missing options take the defaults)."""
+        """Add a group of parameters with its own options (missing options take the defaults).
+        The params may be (name, tensor) pairs, as model.named_parameters() gives."""
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
         if isinstance(params, Tensor):
             param_group["params"] = [params]
@@ -66,10 +84,16 @@ class Optimizer:
                             "tensors in sets will change between runs. Please use a list instead.")
         else:
             param_group["params"] = list(params)
+        names = [p[0] for p in param_group["params"] if isinstance(p, tuple)]
+        param_group["params"] = [p[1] if isinstance(p, tuple) else p for p in param_group["params"]]
+        if names:
+            if len(names) != len(param_group["params"]):
+                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+            param_group["param_names"] = names
         for p in param_group["params"]:
             if not isinstance(p, Tensor):
                 raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
-            if not p.is_leaf:
+            if not self.defaults.get("differentiable") and not (p.is_leaf or getattr(p, "retains_grad", False)):
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
@@ -78,10 +102,15 @@ class Optimizer:
         if len(param_group["params"]) != len({id(p) for p in param_group["params"]}):
             import warnings
             warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
-                          "cause an error", stacklevel=3)
+                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
         existing = set()
         for group in self.param_groups:
             existing.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                which = "with names" if "param_names" in param_group else "without names"
+                raise ValueError("all optimizer param groups should be with/without names. cannot add param group "
+                                 f"{which} to the optimizer")
         if existing & {id(p) for p in param_group["params"]}:
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
@@ -94,6 +123,44 @@ class Optimizer:
 
     def step(self, closure=None):
         raise NotImplementedError
+
+    def __init_subclass__(cls, **kwargs):
+        """Every subclass's step() runs the registered step hooks around it."""
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if step is not None and not getattr(step, "_runs_hooks", False):
+            def stepped(self, *args, **kw):
+                for hook in list(_GLOBAL_PRE_HOOKS.values()) + list(self._pre_hooks().values()):
+                    res = hook(self, args, kw)
+                    if res is not None:
+                        args, kw = res
+                out = step(self, *args, **kw)
+                for hook in list(self._post_hooks().values()) + list(_GLOBAL_POST_HOOKS.values()):
+                    hook(self, args, kw)
+                return out
+            stepped._runs_hooks = True
+            stepped.__name__, stepped.__doc__, stepped.__wrapped__ = step.__name__, step.__doc__, step
+            cls.step = stepped
+
+    def _pre_hooks(self):
+        return self.__dict__.setdefault("_optimizer_step_pre_hooks", {})
+
+    def _post_hooks(self):
+        return self.__dict__.setdefault("_optimizer_step_post_hooks", {})
+
+    def register_step_pre_hook(self, hook):
+        """`hook(optimizer, args, kwargs)` runs before each step(); it may return new (args, kwargs)."""
+        from ..nn.module import _RemovableHandle
+        h = _RemovableHandle(self._pre_hooks())
+        self._pre_hooks()[h.id] = hook
+        return h
+
+    def register_step_post_hook(self, hook):
+        """`hook(optimizer, args, kwargs)` runs after each step()."""
+        from ..nn.module import _RemovableHandle
+        h = _RemovableHandle(self._post_hooks())
+        self._post_hooks()[h.id] = hook
+        return h
 
     def _closure_loss(self, closure):
         if closure is None:
@@ -120,8 +187,9 @@ class Optimizer:
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict):
-        state_dict = copy.deepcopy(state_dict)
-        groups, saved_groups = self.param_groups, state_dict["param_groups"]
+        """Restore a state_dict() (of this optimizer, or of a fresh one built the same way);
+        state tensors move to each parameter's device and (except 'step') dtype."""
+        groups, saved_groups = self.param_groups, copy.deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
         if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
@@ -135,23 +203,31 @@ class Optimizer:
             if k in id_map:
                 p = id_map[k]
                 self.state[p] = {name: _cast_like(p, name, val) for name, val in v.items()}
+            else:
+                self.state[k] = copy.deepcopy(v)
         new_groups = []
         for g, s in zip(groups, saved_groups):
-            s = dict(s)
             s["params"] = g["params"]
+            if "param_names" in g and "param_names" not in s:
+                s["param_names"] = g["param_names"]
             new_groups.append(s)
         self.param_groups = new_groups
 
 
 def _cast_like(param, key, value):
-    """State tensors follow their parameter's device, and (except 'step') its dtype."""
+    """A copy of a state value: its tensors on the parameter's device, and (except 'step') in
+    its dtype when the parameter is floating point."""
+    if isinstance(value, dict):
+        return {k: _cast_like(param, k, v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_like(param, key, v) for v in value)
     if not isinstance(value, Tensor):
-        return value
+        return copy.deepcopy(value)
     if key == "step":
-        return value.to(param.device)
-    if value.is_floating_point():
-        return value.to(param.device, param.dtype)
-    return value.to(param.device)
+        return value.clone()
+    if param.is_floating_point():
+        return value.to(param.device, param.dtype).clone()
+    return value.to(param.device).clone()
 
 
 def _params_with_grad(group):
@@ -159,3 +235,28 @@ def _params_with_grad(group):
         if p.grad is not None:
             yield p
 
+
+# ---- the in-place updates PyTorch's optimizers are written with, in its rounding order ----------
+
+def addcmul_(t, a, b, value=1.0):
+    """t += value * a * b, rounded as PyTorch rounds it: (value * a) * b."""
+    return t.add_(a * value * b)
+
+
+def addcdiv_(t, a, b, value=1.0):
+    """t += value * a / b, rounded as PyTorch rounds it: (value * a) / b."""
+    return t.add_(a * value / b)
+
+
+def lerp_(t, end, weight):
+    """t += weight * (end - t), with PyTorch's formula for each half of the weights."""
+    if weight < 0.5:
+        return t.add_((end - t) * weight)
+    return t.copy_(end - (end - t) * (1 - weight))
+
+
+def scalar_state(value=0.0):
+    """The optimizers' scalar state ('step', ...): a 0-d float32 tensor, as in PyTorch."""
+    from .. import _dtype
+    from .._factories import tensor
+    return tensor(value, dtype=_dtype.float64 if _dtype.get_default_dtype() is _dtype.float64 else _dtype.float32)

@@ -1,4 +1,5 @@
-"""Grading: a sandboxed runner (harness.py, sandbox.py), the grader (grader.py), the
+"""Grading: a sandboxed runner (harness.py, sandbox.py), the static rules on how an answer
+is written (rules.py, shared with the learner's check()), the grader (grader.py), the
 gradebook writers (gradebook.py) and the command line (cli.py).
 
     python -m minitorch_course.grade CLASS_DIR --exercise 03_strides --out OUT_DIR

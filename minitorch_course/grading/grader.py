@@ -5,14 +5,20 @@ tests) comes only from the instructor's solutions notebook and the exercise modu
 computed in this process. From a submission the grader takes only the *source* of code cells:
 the solution cells (found by nbgrader grade_id) and any cells the student added; locked cells
 (instructions, tests) are compared with the instructor's copy, never executed, and any edit is
-reported. That source runs in a separate confined process (sandbox.py), which returns only
-what the learner's functions returned, as tagged plain data. A question is correct only when
-this process compared every returned value with its own expected value and found them equal.
+reported. The rules on how an answer is written are decided here, by reading that source
+(rules.py). The source runs in a separate confined process (sandbox.py) which sends back only
+plain data, read as values and never as claims: a question is correct only when this process
+compared every one of its cases with its own expected value and found them equal, and a
+status other than a value's (timeout, crashed, exited, tampered) comes only from what this
+process observed of the run itself.
 """
 from __future__ import annotations
 
 import ast
+import errno
 import hashlib
+import os
+import stat
 import time
 import traceback
 from dataclasses import asdict, dataclass, field
@@ -20,14 +26,17 @@ from pathlib import Path
 
 from ..exercises import FORMER_NAMES
 from ..notebook import (NotebookError, cell_source, exercise_name, grade_id, hidden_blocks, nbgrader,
-                        parse_hidden_checks, parse_notebook, release, strip_hidden,
+                        parse_hidden_checks, parse_notebook, python_code, release, strip_hidden,
                         validate_source_notebook, without_markers)
-from ..spec import (Case, Exercise, Raised, decode, decode_plain_copy, expected_outcome, function_defs,
-                    judge, python_loops)
+from ..spec import Case, Exercise, Raised, decide, decode, decode_plain_copy, expected_outcome, judge
+from . import rules
 from .harness import encode_args
 from .sandbox import Limits, run_submission
 
-MAX_NOTEBOOK_BYTES = 20 << 20
+MAX_FILE_BYTES = 64 << 20     # read and parsed (stored outputs included, then dropped)
+MAX_CODE_BYTES = 2 << 20      # the code that runs: solution cells and added cells
+MAX_ADDED_CELLS = 50          # code cells a learner added that are run (beyond: not run, noted)
+MAX_JSON_CONTAINERS = 2_000_000  # { and [ in the file: what the grader is willing to parse
 NBGRADER_COMPARED = ("grade", "solution", "locked", "points", "grade_id")
 
 
@@ -149,8 +158,8 @@ class QuestionGrade:
     title: str
     points: float
     max_points: float
-    status: str   # correct, incorrect, not_attempted, missing, error, forbidden, timeout,
-                  # crashed, exited, tampered
+    status: str   # correct, incorrect, not_attempted, missing, error, forbidden, timeout, crashed,
+                  # exited, tampered, not_run, not_graded
     reason: str = ""
     passed: int = 0
     total: int = 0
@@ -160,13 +169,13 @@ class QuestionGrade:
 class SubmissionResult:
     student: str
     file: str
-    verdict: str  # graded, malformed, wrong_exercise, unreadable, too_large, grader_error
+    verdict: str  # graded, malformed, wrong_exercise, unreadable, too_large, refused, grader_error
     score: float = 0.0
     max_score: float = 0.0
     reason: str = ""
     questions: list = field(default_factory=list)
-    flags: list = field(default_factory=list)   # tampering and refused operations: for a human
-    notes: list = field(default_factory=list)   # informational (errors in added cells, ...)
+    flags: list = field(default_factory=list)   # what may be tampering: for a human to look at
+    notes: list = field(default_factory=list)   # informational (errors in added cells, magics, ...)
     sha256: str = ""
     seconds: float = 0.0
     runs: int = 0
@@ -177,17 +186,23 @@ class SubmissionResult:
         return asdict(self)
 
 
+def display_name(text):
+    """A file name or any text from a submission, safe to write anywhere: bytes that are not
+    UTF-8 (os.fsdecode's surrogates) and lone surrogates shown as escapes."""
+    return str(text).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _defines(source, name):
     try:
-        tree = ast.parse(source)
-    except SyntaxError:
+        tree = ast.parse(python_code(source)[0])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return f"def {name}(" in source or f"class {name}" in source
     return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name
-               for n in ast.walk(tree))
+               for n in tree.body)
 
 
 def _norm(src):
-    return "\n".join(line.rstrip() for line in src.strip().split("\n"))
+    return "\n".join(line.rstrip() for line in src.replace("\r\n", "\n").strip().split("\n"))
 
 
 def _other_exercise(nb, key):
@@ -209,80 +224,148 @@ def _zero(key, status, reason):
 
 
 def grade_submission(path, key: AnswerKey, limits: Limits, student=None, protected=(),
-                     hide_hidden=False) -> SubmissionResult:
+                     hide_hidden=False, self_test=False) -> SubmissionResult:
     """Grade one file. Never raises: every failure is a verdict on this submission.
-    hide_hidden: say that a hidden test failed without showing its input and expected value."""
+    hide_hidden: say that a hidden test failed without showing its input and expected value.
+    protected: folders the sandbox may not read (the solutions' folder always is one)."""
     path = Path(path)
-    res = SubmissionResult(student or path.stem, str(path), "graded", max_score=key.max_score)
+    res = SubmissionResult(display_name(student if student is not None else path.stem),
+                           display_name(path), "graded", max_score=key.max_score)
     t0 = time.monotonic()
+    protected = {*(str(Path(p).resolve()) for p in protected), str(key.path.resolve().parent)}
     try:
-        _grade(path, key, limits, res, protected, hide_hidden)
+        _grade(path, key, limits, res, sorted(protected), hide_hidden, self_test)
     except Exception as e:  # noqa: BLE001 - one broken submission never stops the batch
         res.verdict = "grader_error"
-        res.reason = f"internal error while grading: {type(e).__name__}: {e}"
-        res.notes.append(traceback.format_exc(limit=5))
+        res.reason = display_name(f"internal error while grading: {type(e).__name__}: {e}")
+        res.notes.append(display_name(traceback.format_exc(limit=5)))
         res.questions = _zero(key, "error", "not graded (grader error)")
         res.score = 0.0
     res.seconds = round(time.monotonic() - t0, 3)
     return res
 
 
-def _grade(path, key, limits, res, protected, hide_hidden=False):  # noqa: C901 - a checklist
-    # 1. the file
+def _not_graded(res, key, verdict, reason):
+    res.verdict, res.reason = verdict, reason
+    res.questions = _zero(key, "not_graded", "not graded: " + reason)
+
+
+def read_submission(path):
+    """(bytes, None) or (None, (verdict, reason)): a regular file, never through a symlink,
+    never more than MAX_FILE_BYTES, never a FIFO or a device (which could block forever)."""
     try:
-        size = path.stat().st_size
-        if size > MAX_NOTEBOOK_BYTES:
-            res.verdict = "too_large"
-            res.reason = f"the file is {size >> 20} MiB; the limit is {MAX_NOTEBOOK_BYTES >> 20} MiB"
-            res.questions = _zero(key, "not_graded", "not graded: " + res.reason)
-            return
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
-        res.verdict, res.reason = "unreadable", f"cannot read the file: {e.strerror or e}"
-        res.questions = _zero(key, "not_graded", "not graded: " + res.reason)
-        return
+        if e.errno == errno.ELOOP:
+            return None, ("refused", "a symbolic link: only regular files in the class folder are graded")
+        return None, ("unreadable", f"cannot read the file: {e.strerror or e}")
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None, ("refused", "not a regular file (a folder, pipe or device): not graded")
+        if st.st_size > MAX_FILE_BYTES:
+            return None, ("too_large", f"the file is {st.st_size >> 20} MiB; the limit is "
+                                       f"{MAX_FILE_BYTES >> 20} MiB")
+        chunks, left = [], MAX_FILE_BYTES + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+        if len(data) > MAX_FILE_BYTES:
+            return None, ("too_large", f"the file is over the limit of {MAX_FILE_BYTES >> 20} MiB")
+        return data, None
+    except OSError as e:
+        return None, ("unreadable", f"cannot read the file: {e.strerror or e}")
+    finally:
+        os.close(fd)
+
+
+def _grade(path, key, limits, res, protected, hide_hidden, self_test):  # noqa: C901 - a checklist
+    # 1. the file: read once, whatever it is; the saved outputs are never looked at
+    data, problem = read_submission(path)
+    if problem:
+        return _not_graded(res, key, *problem)
+    if data.count(b"{") + data.count(b"[") > MAX_JSON_CONTAINERS:  # parsing it would take gigabytes
+        return _not_graded(res, key, "too_large", f"the file holds more than {MAX_JSON_CONTAINERS:,} JSON "
+                                                  "objects and lists; a notebook has far fewer")
     res.sha256 = hashlib.sha256(data).hexdigest()
+    if res.sha256 == key.sha256 and not self_test:
+        res.flags.append("this file is byte for byte the instructor's solutions notebook")
     try:
         nb = parse_notebook(data)
     except NotebookError as e:
-        res.verdict, res.reason = "malformed", f"not a readable notebook: {e}"
-        res.questions = _zero(key, "not_graded", "not graded: " + res.reason)
-        return
+        return _not_graded(res, key, "malformed", f"not a readable notebook: {display_name(e)}")
+    del data
 
     # 2. is it this exercise?
     cells = nb["cells"]
     ids = [grade_id(c) for c in cells]
-    ours = set(key.cells)
     claimed = exercise_name(nb)
     claimed = FORMER_NAMES.get(claimed, claimed)  # a notebook released before a renumbering
-    found_ours = bool(ours & set(ids))
-    other = _other_exercise(nb, key)
+    found_ours = bool(set(key.solution_cells) & set(ids) or {k.spec.test_cell for k in key.questions} & set(ids))
     if not found_ours:
+        other = _other_exercise(nb, key)
         if other or (claimed and claimed != key.name):
-            res.verdict = "wrong_exercise"
-            res.reason = f"this is the notebook of exercise {other or claimed}, not {key.name}"
-            res.questions = _zero(key, "not_graded", "not graded: " + res.reason)
-            return
+            return _not_graded(res, key, "wrong_exercise", f"this is the notebook of exercise "
+                                                           f"{display_name(other or claimed)[:80]}, not {key.name}")
         if not any(c["cell_type"] == "code" and _defines(cell_source(c), k.spec.written)
                    for c in cells for k in key.questions):
-            res.verdict = "wrong_exercise"
-            res.reason = f"none of the cells or functions of {key.name} are in this notebook"
-            res.questions = _zero(key, "not_graded", "not graded: " + res.reason)
-            return
+            return _not_graded(res, key, "wrong_exercise",
+                               f"none of the cells or functions of {key.name} are in this notebook")
         res.flags.append("no nbgrader cell metadata: the cells were found by the functions they define")
     elif claimed and claimed != key.name:
-        res.flags.append(f"the notebook metadata names exercise {claimed!r}")
+        res.flags.append(f"the notebook metadata names exercise {display_name(claimed)[:80]!r}")
 
     # 3. locked cells and metadata: compared, never executed
-    seen = {}
+    _compare_locked(cells, ids, key, res, found_ours)
+
+    # 4. the code that will run: solution cells and added cells, in notebook order
+    run_cells, sol_for = _cells_to_run(cells, ids, key, res)
+    if run_cells is None:
+        return
+    prelude = [{"id": "setup", "kind": "setup", "source": key.prelude}] if key.prelude else []
+    drivers = [{"id": f"driver:{g}", "kind": "driver", "source": src} for g, src in key.drivers]
+    everything = prelude + run_cells + drivers
+    program = rules.Program([c["source"] for c in everything],
+                            trusted=[i for i, c in enumerate(everything) if c["kind"] in ("setup", "driver")])
+    static = {k.spec.id: rules.violations(program, k.spec.written, rules.Rules.of(key.exercise, k.spec))
+              for k in key.questions}
+
+    # 5. run it, confined; get plain data back, and the grader's own record of the runs
+    ex = key.exercise
+    questions = [{"id": k.spec.id, "function": k.spec.function, "cases": k.encoded,
+                  "driver": k.spec.answer is not None} for k in key.questions]
+    run = run_submission(everything, questions, limits, protected=protected, preload=list(ex.preload),
+                         forbidden_calls=list(ex.forbidden_calls), forbidden_imports=list(ex.forbidden_imports),
+                         answers=[k.spec.written for k in key.questions if k.spec.answer is not None])
+    res.runs, res.isolation = run.runs, run.isolation
+    res.output = display_name((run.stdout + ("\n[stderr]\n" + run.stderr if run.stderr.strip() else ""))[:4000])
+    if run.infrastructure_error:
+        res.verdict, res.reason = "grader_error", display_name(run.infrastructure_error)
+        res.questions = _zero(key, "error", "not graded: " + res.reason)
+        return
+    _observations(run, key, res, limits)
+
+    # 6. the verdicts, decided here
+    for k in key.questions:
+        res.questions.append(_judge_question(k, run, sol_for, ex, static[k.spec.id], limits, hide_hidden))
+    res.score = sum(q.points for q in res.questions)
+
+
+def _compare_locked(cells, ids, key, res, found_ours):
+    seen, dup = {}, {}
     for i, c in enumerate(cells):
         g = ids[i]
         if g is None:
             continue
         if g in seen:
-            res.flags.append(f"cell {g!r} appears more than once (the first copy was used)")
+            dup[g] = dup.get(g, 1) + 1
             continue
         seen[g] = c
+    for g, n in dup.items():
+        what = ("all copies ran, in notebook order, as Restart & Run All runs them"
+                if g in key.solution_cells else "only the first was compared")
+        res.notes.append(f"the cell {display_name(g)[:60]!r} appears {n} times: {what}")
     for g in key.locked:
         mine, theirs = seen.get(g), key.released_cells[g]
         if mine is None:
@@ -300,74 +383,108 @@ def _grade(path, key, limits, res, protected, hide_hidden=False):  # noqa: C901 
         a, b = nbgrader(mine), nbgrader(theirs)
         for k in NBGRADER_COMPARED:
             if a.get(k) != b.get(k):
-                res.flags.append(f"nbgrader metadata of {g!r} changed: {k} {b.get(k)!r} -> {a.get(k)!r} "
-                                 "(ignored: the grader uses the instructor's)")
+                res.flags.append(f"nbgrader metadata of {g!r} changed: {k} {b.get(k)!r} -> "
+                                 f"{display_name(repr(a.get(k)))[:60]} (ignored: the grader uses the instructor's)")
 
-    # 4. the code that will run: solution cells and added cells, in notebook order
-    run_cells, sol_for = [], {}
+
+def _cells_to_run(cells, ids, key, res):
+    """[{id, kind, source}] of the learner's code, in notebook order, as Python (magics handled),
+    within the limits on added cells and on code size; and {solution cell: id of what was run}."""
+    run_cells, sol_for, copies, added, dropped = [], {}, {}, 0, 0
     for i, c in enumerate(cells):
         if c["cell_type"] != "code":
             continue
         g = ids[i]
         if g in key.solution_cells:
-            if seen.get(g) is not c:
-                continue  # a duplicate
-            sol_for[g] = g
-            run_cells.append({"id": g, "source": cell_source(c)})
-        elif g in key.cells:
+            copies[g] = copies.get(g, 0) + 1
+            cid, kind = g if copies[g] == 1 else f"{g}#{copies[g]}", "solution"
+            sol_for[g] = cid
+        elif g in key.released_cells:
             continue  # an instructor cell (setup, tests): the instructor's copy is never run here
         else:
-            cid = f"cell{i}" if g is None else f"cell{i}:{g}"[:60]
-            run_cells.append({"id": cid, "source": cell_source(c)})
+            cid, kind = (f"cell{i}" if g is None else f"cell{i}:{display_name(g)}"[:60]), "added"
+        code, notes = python_code(cell_source(c))
+        res.notes += [f"cell {cid}: {n}" for n in notes]
+        if not code.strip():
+            continue
+        if kind == "added":
             for sc, q in key.solution_cells.items():
-                if sc not in seen and sc not in sol_for and _defines(cell_source(c), q.written):
-                    sol_for[sc] = cid
-                    res.flags.append(f"solution cell {sc!r} not found (renamed, or its metadata removed); "
-                                     f"graded the cell that defines {q.written}{'' if q.answer else '()'}")
-    learner_defs = function_defs([c["source"] for c in run_cells])  # for questions with no_loops
-    # the instructor's drivers, after every cell of the learner's (their copies never run)
-    run_cells += [{"id": f"driver:{g}", "source": src} for g, src in key.drivers]
-    if key.prelude:
-        run_cells.insert(0, {"id": "setup", "source": key.prelude})
+                if sc not in copies and _defines(code, q.written):
+                    sol_for[sc], kind = cid, "solution"
+                    note = (f"solution cell {sc!r} not found (renamed, or its metadata removed); graded "
+                            f"the cell that defines {q.written}{'' if q.answer else '()'}")
+                    if note not in res.flags:
+                        res.flags.append(note)
+        if kind == "added":
+            added += 1
+            if added > MAX_ADDED_CELLS:
+                dropped += 1
+                continue
+        run_cells.append({"id": cid, "kind": kind, "source": code})
+    size = sum(len(c["source"]) for c in run_cells)
+    while size > MAX_CODE_BYTES and any(c["kind"] == "added" for c in run_cells):
+        last = max(i for i, c in enumerate(run_cells) if c["kind"] == "added")
+        size -= len(run_cells.pop(last)["source"])
+        dropped += 1
+    if size > MAX_CODE_BYTES:
+        _not_graded(res, key, "too_large", f"the solution cells hold {size >> 10} KiB of code; the limit "
+                                           f"is {MAX_CODE_BYTES >> 10} KiB")
+        return None, None
+    if dropped:
+        res.notes.append(f"{dropped} of the cells you added were not run: the grader runs at most "
+                         f"{MAX_ADDED_CELLS} added cells and {MAX_CODE_BYTES >> 20} MiB of code")
+    return run_cells, sol_for
 
-    # 5. run it, confined; get plain data back
-    questions = [{"id": k.spec.id, "function": k.spec.function, "cases": k.encoded} for k in key.questions]
-    ex = key.exercise
-    run = run_submission(run_cells, questions, limits, preload=list(ex.preload),
-                         forbidden_calls=list(ex.forbidden_calls),
-                         forbidden_imports=list(ex.forbidden_imports),
-                         protected_paths=[str(p) for p in protected])
-    res.runs, res.isolation = run.runs, run.isolation
-    res.output = (run.stdout + ("\n[stderr]\n" + run.stderr if run.stderr.strip() else ""))[:4000]
-    if run.infrastructure_error:
-        res.verdict, res.reason = "grader_error", run.infrastructure_error
-        res.questions = _zero(key, "error", "not graded: " + run.infrastructure_error)
-        return
+
+def _step_name(step):
+    return step.replace("cell:", "cell ").replace("question:", "") if step else "the run"
+
+
+def _observations(run, key, res, limits):
+    """Flags and notes from what the grader saw (and, as text only, from the cells' reports)."""
     for a in run.anomalies:
         res.flags.append(f"result channel tampering: {a}")
-    refused = {}
-    for v in run.violations:
-        if not v["what"].startswith("called "):
-            where = str(v["step"]).replace("cell:", "cell ").replace("q:", "")
-            refused.setdefault(f"sandbox refused {v['what']}", []).append(where)
-    for what, wheres in refused.items():
-        res.flags.append(f"{what} (in {', '.join(dict.fromkeys(wheres))})")
-    for step, status, why in run.deaths:
+    refused, imports = {}, {}
+    for step, what in run.refusals:
+        if what.startswith("called "):
+            continue  # in a question: its verdict says so; in a cell: the cell's error does
+        if what.startswith("importing "):
+            imports.setdefault(f"importing {what[10:]} was refused while grading", []).append(step)
+        else:
+            refused.setdefault(f"sandbox refused {what}", []).append(step)
+    for what, steps in refused.items():
+        res.flags.append(f"{what} (in {', '.join(dict.fromkeys(_step_name(s) for s in steps))})")
+    for what, steps in imports.items():
+        res.notes.append(f"{what} (in {', '.join(dict.fromkeys(_step_name(s) for s in steps))})")
+    for step, (status, why) in run.deaths.items():
         if status == "exited":
-            res.flags.append(f"the process ended early during {step.replace(':', ' ')}: {why}")
-    for cid, rep in run.cells.items():
-        if cid == "setup" or cid in key.solution_cells or cid.startswith("driver:"):
+            res.flags.append(f"the process ended early during {_step_name(step)}: {why}")
+        elif status == "tampered":
+            res.flags.append(f"during {_step_name(step)}, the submission {why}")
+    solution_ids = {c for c in run.cells} | {s[5:] for s in run.deaths if s.startswith("cell:")}
+    for cid in sorted(solution_ids, key=str):
+        death = run.deaths.get(f"cell:{cid}")
+        rep = run.cells.get(cid, {})
+        if cid == "setup" or cid.startswith("driver:") or cid in key.solution_cells or "#" in cid:
             continue
-        if "error" in rep:
-            res.notes.append(f"your added cell {cid} raised {rep['error'].get('type')}: "
-                             f"{str(rep['error'].get('message'))[:150]} (ignored)")
-        elif "died" in rep:
-            res.notes.append(f"your added cell {cid} {rep.get('reason')} (skipped)")
-
-    # 6. the verdicts, decided here
-    for k in key.questions:
-        res.questions.append(_judge_question(k, run, sol_for, ex, hide_hidden, learner_defs))
-    res.score = sum(q.points for q in res.questions)
+        if death:
+            res.notes.append(f"your added cell {cid} {death[1]} (skipped)")
+        elif isinstance(rep.get("error"), dict):
+            e = rep["error"]
+            res.notes.append(f"your added cell {cid} raised {display_name(e.get('type'))[:80]}: "
+                             f"{display_name(e.get('message'))[:150]} (ignored)")
+    for cid, rep in run.cells.items():
+        for item in (rep.get("failed_imports") or [])[:5] if isinstance(rep.get("failed_imports"), list) else []:
+            if isinstance(item, list) and len(item) == 2:
+                res.notes.append(f"cell {cid}: importing {display_name(item[0])[:60]} failed while grading "
+                                 f"({display_name(item[1])[:120]}); the rest of the cell ran")
+    if run.cut_cells:
+        res.notes.append(f"the cells you added took longer than the notebook's time budget allows; these "
+                         f"were not run: {', '.join(run.cut_cells[:10])}")
+    if run.output_cut:
+        res.notes.append("your code printed more than the grader keeps (256 KiB); the rest of the "
+                         "output was dropped, which changes nothing in the grading")
+    res.notes = list(dict.fromkeys(res.notes))
 
 
 def strip_hidden_safe(src):
@@ -377,79 +494,96 @@ def strip_hidden_safe(src):
         return src
 
 
-def _judge_question(k: KeyQuestion, run, sol_for, ex, hide_hidden=False,
-                    learner_defs=None) -> QuestionGrade:  # noqa: C901
-    s, total = k.spec, len(k.cases)
+def _cell_error(crep):
+    e = crep.get("error") if isinstance(crep, dict) else None
+    if not isinstance(e, dict):
+        return None
+    line = f" (line {e['line']})" if type(e.get("line")) is int else ""
+    return f"{display_name(e.get('type'))[:80]}{line}: {display_name(e.get('message'))[:200]}"
+
+
+def _forbidden(grade, s, ex, found, passed=0):
+    loops = [v.text for v in found if v.kind == "loop"]
+    if loops and len(loops) == len(found):
+        return grade("forbidden", f"{s.written} loops in Python ({'; '.join(loops[:3])}): not allowed "
+                                  "here (the loop must run inside NumPy: whole-array operations)", passed)
+    return grade("forbidden", f"{s.written} {'; '.join(v.text for v in found[:3])}: not allowed here "
+                              f"({ex.forbidden_reason or 'see the exercise'})", passed)
+
+
+def _judge_question(k: KeyQuestion, run, sol_for, ex, static, limits, hide_hidden=False) -> QuestionGrade:  # noqa: C901
+    s, total, step = k.spec, len(k.cases), f"question:{k.spec.id}"
 
     def grade(status, reason, passed=0):
         pts = k.points if status == "correct" else 0.0
         return QuestionGrade(s.id, s.function, s.title, pts, k.points, status, reason, passed, total)
 
+    if s.id in run.tampered:
+        return grade("tampered", "the result channel was tampered with, so no result could be trusted")
+    rule_breaks = [v for v in static if v.kind != "import"]
+    imports = [v for v in static if v.kind == "import"]
+    if rule_breaks:
+        return _forbidden(grade, s, ex, rule_breaks)
+    if step in run.deaths:
+        status, why = run.deaths[step]
+        return grade(status, f"{s.function} {why}")
+    if s.id in run.not_run:
+        return grade("not_run", f"{s.function} was not run: {run.not_run[s.id]}")
     rep = run.questions.get(s.id)
     if not isinstance(rep, dict):
         return grade("error", "no result came back")
-    if rep.get("tampered"):
-        return grade("tampered", "the result channel was tampered with, so no result could be trusted")
-    if "died" in rep:
-        return grade(str(rep["died"]), f"{s.function} {rep.get('reason')}")
-    cell_id = sol_for.get(s.solution_cell)
-    if rep.get("missing"):
-        if cell_id is None:
-            return grade("missing", f"the cell {s.solution_cell!r} where {s.function} is written was not "
-                                    "found (deleted, or its metadata changed)")
-        crep = run.cells.get(cell_id, {})
-        if "error" in crep:
-            e = crep["error"]
-            line = f" (line {e['line']})" if e.get("line") else ""
-            return grade("error", f"the cell {cell_id!r} raised {e.get('type')}{line}: "
-                                  f"{str(e.get('message'))[:200]}, so {s.function} was never defined")
-        if "died" in crep:
-            return grade(str(crep["died"]), f"the cell {cell_id!r} {crep.get('reason')}")
-        if crep.get("timeout"):
-            return grade("timeout", f"the cell {cell_id!r} did not finish in time")
-        return grade("missing", f"{s.function} is not defined (renamed?)")
-    if rep.get("not_callable"):
-        return grade("error", f"{s.function} is a {str(rep['not_callable'])[:60]}, not a function")
     results = rep.get("results")
     if not isinstance(results, list) or len(results) > total:
         return grade("tampered", "the report for this question is malformed")
-    called = sorted({v[7:] for v in rep.get("violations", []) if isinstance(v, str) and v.startswith("called ")})
-    if called:
-        return grade("forbidden", f"{s.function} called {', '.join(called[:3])}: not allowed here "
-                                  f"({ex.forbidden_reason or 'see the exercise'})")
+    cell_id = sol_for.get(s.solution_cell)
+    crep = run.cells.get(cell_id, {}) if cell_id else {}
+    if not results and rep.get("found") != "function":  # what was found only picks the message
+        if cell_id is None:
+            return grade("missing", f"the cell {s.solution_cell!r} where {s.written} is written was not "
+                                    "found (deleted, or its metadata changed)")
+        death = run.deaths.get(f"cell:{cell_id}")
+        if death:
+            return grade(death[0], f"the cell {cell_id!r} {death[1]}")
+        err = _cell_error(crep)
+        if err:
+            return grade("error", f"the cell {cell_id!r} raised {err}, so {s.function} was never defined")
+        if rep.get("found") == "missing":
+            return grade("missing", f"{s.function} is not defined (renamed?)")
+        return grade("error", f"{s.function} is a {display_name(rep.get('found'))[:60]}, not a function")
+    called = sorted({w[7:] for st, w in run.refusals if st == step and w.startswith("called ")})
     outcomes = [judge(s, case, exp, decode(r)) for case, exp, r in zip(k.cases, k.expected, results)]
     passed = sum(o.ok for o in outcomes)
     failures = [o for o in outcomes if not o.ok]
-    if failures and passed == 0 and all(isinstance(o.actual, Raised) and o.actual.type == "NotImplementedError"
-                                        for o in failures):
+    status = decide(outcomes, total, called, imports)
+    if status == "forbidden" and not called:
+        return _forbidden(grade, s, ex, imports, passed)
+    if status == "forbidden":
+        return grade("forbidden", f"{s.function} called {', '.join(called[:3])}: not allowed here "
+                                  f"({ex.forbidden_reason or 'see the exercise'})", passed)
+    if status == "not_attempted":
         return grade("not_attempted", f"not attempted: {s.function} still raises NotImplementedError")
-    loops = python_loops(learner_defs or {}, s.function) if s.no_loops else []
-    if loops:
-        return grade("forbidden", f"{s.function} loops in Python ({'; '.join(loops[:3])}): not allowed "
-                                  "here (the loop must run inside NumPy: whole-array operations)", passed)
-    if rep.get("timeout"):
-        memory = any(isinstance(o.actual, Raised) and o.actual.type == "MemoryError" for o in outcomes)
-        why = "it kept running out of memory (MemoryError)" if memory else "an infinite loop?"
-        return grade("timeout", f"{s.function} did not finish all {total} cases within the time limit "
-                                f"(finished {len(results)}; {why})", passed)
-    if len(results) < total:
+    ran_out = run.seconds.get(step, 0.0) >= 0.8 * limits.step_seconds
+    if status == "incomplete":
+        if ran_out:
+            memory = any(isinstance(o.actual, Raised) and o.actual.type == "MemoryError" for o in outcomes)
+            why = "it kept running out of memory (MemoryError)" if memory else "an infinite loop?"
+            return grade("timeout", f"{s.function} did not finish all {total} cases within "
+                                    f"{limits.step_seconds:g} s (finished {len(results)}; {why})", passed)
         return grade("tampered", f"only {len(results)} of {total} results came back")
-    crep = run.cells.get(cell_id, {}) if cell_id else {}
-    if failures and s.answer is not None and "error" in crep:
-        e = crep["error"]
-        line = f" (line {e['line']})" if e.get("line") else ""
-        return grade("error", f"the cell {cell_id!r} where {s.written} is written raised {e.get('type')}{line}: "
-                              f"{str(e.get('message'))[:200]}; then {failures[0].reason}", passed)
-    if failures:
+    if status == "incorrect":
+        if s.answer is not None and _cell_error(crep):
+            return grade("error", f"the cell {cell_id!r} where {s.written} is written raised "
+                                  f"{_cell_error(crep)}; then {failures[0].reason}", passed)
         first = failures[0]
         where = {"visible": "a visible test", "hidden": "a hidden test", "random": "a random test"}[first.case.kind]
         shown = [o for o in failures if o.case.kind == "visible"] if hide_hidden else failures
+        late = "" if len(results) == total else f"; it also did not finish the other {total - len(results)} in time"
         if shown:
             return grade("incorrect", f"{shown[0].reason} [{where if not hide_hidden else 'a visible test'}; "
-                                      f"{len(failures)} of {total} cases fail]", passed)
+                                      f"{len(failures)} of {total} cases fail{late}]", passed)
         return grade("incorrect", f"{s.function} passes the visible tests but fails {len(failures)} of "
                                   f"{total - sum(c.kind == 'visible' for c in k.cases)} hidden ones "
-                                  "(their inputs are not shown)", passed)
+                                  f"(their inputs are not shown{late})", passed)
     return grade("correct", f"all {total} cases pass", passed)
 
 

@@ -2,27 +2,34 @@
 
 The grader starts it as
 
-    python -I harness.py RESULT_FD        (cwd: a fresh, empty-but-for-job.json directory)
+    python -I harness.py CHANNEL_FD        (cwd: a fresh directory holding only job.json)
 
-and writes a one-line random nonce to its stdin. The program then, before any submitted code
-runs, (1) reads job.json (the submission's cells, the questions' inputs, the limits), (2) sets
-resource limits, (3) replaces forbidden library functions with ones that raise, (4) confines
-itself with Landlock (files: read-only Python installation, read-write sandbox dir; no
-network; no signals to other processes) and seccomp (no fork/exec, no new namespaces),
-(5) installs an audit hook (files, imports, processes, sockets, ctypes), and only then runs
-the cells and calls the learner's functions. Every report goes to RESULT_FD as one line
-`NONCE<TAB>JSON`; it carries only plain data (the values the functions returned, encoded
-by `encode`), never a verdict: the grader decides, in its own process.
+with CHANNEL_FD the write end of a pipe, and writes a one-line random nonce to its stdin.
+Before any submitted code runs, the program (1) reads job.json (the cells, the questions'
+inputs, the limits, the paths it may read) and deletes it, (2) sets resource limits, (3)
+replaces forbidden library functions with ones that raise, (4) confines itself with Landlock
+(files: read-only Python installation, read-write sandbox dir; no network; no signals to other
+processes) and seccomp (no fork/exec, no new namespaces), (5) installs an audit hook, and only
+then runs the cells and calls the learner's functions.
 
-This file imports nothing but the standard library (plus numpy when the job preloads it),
-so it never drags minitorch, the reference solutions or the grader into the sandbox.
-The encoding helpers and `forbid_calls` are also used by the in-notebook check().
+Every report is one line `NONCE<TAB>JSON` on the pipe, and carries only plain data: the values
+the functions returned (encoded by `encode`), what went wrong in a cell, and each refused
+operation as it happens. Submitted code can read and rewrite anything in this process (the
+nonce included), so the grader believes none of it except as values it compares itself; a
+pipe cannot be rewound, so what was written stays written. This program decides nothing.
+
+This file imports nothing but the standard library (plus what the job preloads), so it never
+drags minitorch, the reference solutions or the grader into the sandbox. The encoding helpers
+and `forbid_calls` are also used by the in-notebook check().
 """
 from __future__ import annotations
 
+import __future__
+import ast
 import builtins
 import json
 import json.encoder
+import linecache
 import os
 import sys
 import traceback
@@ -31,12 +38,35 @@ import types
 # ---------------------------------------------------------------------------------------
 # Plain-data encoding. A value crosses the process boundary as tagged JSON, so the grader
 # can tell a tuple from a list, an int from a numpy.int64, True from 1, without ever
-# touching a submitted object.
+# touching a submitted object. Types are recognised by identity, never by name.
 # ---------------------------------------------------------------------------------------
-MAX_ITEMS = 10_000
-MAX_STR = 2_000
+MAX_ITEMS = 10_000       # items of one list, tuple or dict (more: the length says so)
+MAX_STR = 100_000        # characters of one string
 MAX_DEPTH = 32
 MAX_INT_BITS = 4_000
+MAX_NODES = 200_000      # encoded values in one result, all levels together
+
+_FROZEN_ARRAY_TYPES = None  # the sandbox fixes these once its libraries are loaded
+
+
+def array_types():
+    """{class: kind} for the real numpy.ndarray ("ndarray") and minitorch.Tensor ("tensor"),
+    as loaded in this process; in the sandbox, as they were before submitted code ran."""
+    if _FROZEN_ARRAY_TYPES is not None:
+        return _FROZEN_ARRAY_TYPES
+    out = {}
+    np, mt = sys.modules.get("numpy"), sys.modules.get("minitorch")
+    if isinstance(getattr(np, "ndarray", None), type):
+        out[np.ndarray] = "ndarray"
+    if isinstance(getattr(mt, "Tensor", None), type):
+        out[mt.Tensor] = "tensor"
+    return out
+
+
+def _numpy_generic():
+    np = sys.modules.get("numpy")
+    generic = getattr(np, "generic", None)
+    return generic if isinstance(generic, type) else None
 
 
 def _safe_repr(x, limit=200):
@@ -46,75 +76,97 @@ def _safe_repr(x, limit=200):
         if isinstance(e, _Timeout):
             raise
         r = f"<repr failed: {type(e).__name__}>"
-    if not isinstance(r, str):
+    if type(r) is not str:
         r = "<repr returned a non-string>"
     return r if len(r) <= limit else r[:limit] + "..."
 
 
 def _type_name(t):
-    mod = getattr(t, "__module__", None)
-    name = getattr(t, "__qualname__", None) or getattr(t, "__name__", "?")
-    if not isinstance(mod, str) or not isinstance(name, str):
+    """A readable name for messages only: never used to decide what a value is."""
+    try:
+        mod, name = t.__module__, t.__qualname__
+    except BaseException as e:  # noqa: BLE001
+        if isinstance(e, _Timeout):
+            raise
+        return "?"
+    if type(mod) is not str or type(name) is not str:
         return "?"
     return name if mod == "builtins" else f"{mod}.{name}"
+
+
+class _Encoder:
+    """One value's encoding, within MAX_NODES encoded values in all."""
+
+    def __init__(self):
+        self.left = MAX_NODES
+        self.arrays, self.generic = array_types(), _numpy_generic()
+
+    def enc(self, x, depth=0):  # noqa: C901 - one branch per kind of value
+        self.left -= 1
+        if self.left < 0:
+            return {"t": "big"}
+        t = type(x)
+        if x is None:
+            return {"t": "none"}
+        if t is bool:
+            return {"t": "bool", "v": x}
+        if t is int:
+            if x.bit_length() > MAX_INT_BITS:
+                return {"t": "int", "big": x.bit_length()}
+            return {"t": "int", "v": x}
+        if t is float:
+            return {"t": "float", "v": x}
+        if t is str:
+            self.left -= len(x) // 64
+            return {"t": "str", "v": x[:MAX_STR], "len": len(x)}
+        if t is tuple or t is list:
+            if depth >= MAX_DEPTH:
+                return {"t": "deep"}
+            items = [self.enc(i, depth + 1) for i in x[:min(MAX_ITEMS, max(self.left, 0))]]
+            return {"t": "tuple" if t is tuple else "list", "v": items, "len": len(x)}
+        if t is dict:
+            if depth >= MAX_DEPTH:
+                return {"t": "deep"}
+            pairs = list(x.items())[:min(MAX_ITEMS, max(self.left, 0))]
+            return {"t": "dict", "v": [[self.enc(k, depth + 1), self.enc(v, depth + 1)] for k, v in pairs],
+                    "len": len(x)}
+        kind = self.arrays.get(t)
+        if kind is not None:
+            return self._array(x, kind)
+        if self.generic is not None and issubclass(t, self.generic):
+            try:
+                v = self.generic.item(x)  # the numpy scalar's own value, as a Python value
+            except Exception:  # noqa: BLE001
+                v = None
+            if type(v) in (bool, int, float):
+                return {"t": "np", "type": f"numpy.{t.__name__}", "v": self.enc(v, depth + 1)}
+        return {"t": "obj", "type": _type_name(t), "repr": _safe_repr(x)}
+
+    def _array(self, x, kind):
+        """An array or a tensor: its dtype, shape and (when small) its values, row-major and
+        flat; the grader checks that there are exactly prod(shape) of them."""
+        ndarray = next((c for c, k in self.arrays.items() if k == "ndarray"), None)
+        try:
+            arr = x._data if kind == "tensor" else x
+            if ndarray is None or type(arr) is not ndarray:  # a tensor on another device: no values
+                return {"t": "obj", "type": _type_name(type(x)), "repr": _safe_repr(x)}
+            out = {"t": "array", "kind": kind, "dtype": str(x.dtype).rsplit(".", 1)[-1],
+                   "shape": [int(n) for n in arr.shape]}
+            size = int(arr.size)
+            if arr.dtype.kind in "biuf" and size <= max(self.left, 0):
+                self.left -= size
+                out["flat"] = ndarray.tolist(arr.reshape(-1))
+            return out
+        except _Timeout:
+            raise
+        except Exception:  # noqa: BLE001
+            return {"t": "obj", "type": _type_name(type(x)), "repr": _safe_repr(x)}
 
 
 def encode(x, depth=0):
     """Encode a value as tagged plain data. Exact types only: a subclass of int or tuple is
     reported as an object of its own type, whatever its __eq__ says."""
-    t = type(x)
-    if x is None:
-        return {"t": "none"}
-    if t is bool:
-        return {"t": "bool", "v": x}
-    if t is int:
-        if x.bit_length() > MAX_INT_BITS:
-            return {"t": "int", "big": x.bit_length()}
-        return {"t": "int", "v": x}
-    if t is float:
-        return {"t": "float", "v": x}
-    if t is str:
-        return {"t": "str", "v": x[:MAX_STR], "len": len(x)}
-    if t is tuple or t is list:
-        if depth >= MAX_DEPTH:
-            return {"t": "deep"}
-        return {"t": t.__name__, "v": [encode(i, depth + 1) for i in x[:MAX_ITEMS]], "len": len(x)}
-    if t is dict:
-        if depth >= MAX_DEPTH:
-            return {"t": "deep"}
-        items = list(x.items())[:MAX_ITEMS]
-        return {"t": "dict", "v": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in items],
-                "len": len(x)}
-    name = _type_name(t)
-    if name in ("numpy.ndarray", "minitorch._tensor.Tensor"):
-        return _encode_array(x, name)
-    if name.startswith("numpy.") and hasattr(t, "item") and getattr(x, "shape", None) == ():
-        try:  # a numpy scalar: report its type and its value
-            v = t.item(x)
-        except Exception:  # noqa: BLE001
-            v = None
-        if type(v) in (bool, int, float):
-            return {"t": "np", "type": name, "v": encode(v, depth + 1)}
-    return {"t": "obj", "type": name, "repr": _safe_repr(x)}
-
-
-def _encode_array(x, name):
-    """An array or a tensor: its dtype, shape and values (as nested lists), when small."""
-    try:
-        arr = x._data if name == "minitorch._tensor.Tensor" else x
-        if type(arr).__module__ != "numpy":  # a tensor on another device: no values
-            return {"t": "obj", "type": name, "repr": _safe_repr(x)}
-        dtype = str(x.dtype).rsplit(".", 1)[-1]  # "minitorch.float32" (or "torch.float32") -> "float32"
-        shape = [int(n) for n in arr.shape]
-        out = {"t": "array", "kind": "tensor" if name.startswith("minitorch") else "ndarray",
-               "dtype": dtype, "shape": shape}
-        if arr.size <= MAX_ITEMS:
-            out["v"] = encode(arr.tolist())
-        return out
-    except _Timeout:
-        raise
-    except Exception:  # noqa: BLE001
-        return {"t": "obj", "type": name, "repr": _safe_repr(x)}
+    return _Encoder().enc(x, depth)
 
 
 def encode_args(args):
@@ -218,21 +270,6 @@ def forbid_calls(patterns, on_call=None):
         return forbidden
 
     undo = []
-    for mod in list(sys.modules.values()):
-        d = getattr(mod, "__dict__", None)
-        if not isinstance(d, dict):
-            continue
-        for key, val in list(d.items()):
-            hit = targets.get(id(val))
-            if hit is not None and hit[0] is val:
-                rep = replacements.get(id(val))
-                if rep is None:
-                    rep = replacements[id(val)] = make(hit[1])
-                try:
-                    setattr(mod, key, rep)
-                except (AttributeError, TypeError):
-                    continue
-                undo.append((mod, key, val))
 
     def restore():
         for mod, key, val in reversed(undo):
@@ -241,6 +278,28 @@ def forbid_calls(patterns, on_call=None):
             except (AttributeError, TypeError):
                 pass
         undo.clear()
+    try:
+        for mod in list(sys.modules.values()):
+            try:  # the dict as it is: a lazily loaded module is not loaded by looking at it
+                d = object.__getattribute__(mod, "__dict__")
+            except AttributeError:
+                continue
+            if not isinstance(d, dict):
+                continue
+            for key, val in list(d.items()):
+                hit = targets.get(id(val))
+                if hit is not None and hit[0] is val:
+                    rep = replacements.get(id(val))
+                    if rep is None:
+                        rep = replacements[id(val)] = make(hit[1])
+                    try:
+                        setattr(mod, key, rep)
+                    except (AttributeError, TypeError):
+                        continue
+                    undo.append((mod, key, val))
+    except BaseException:
+        restore()  # never leave a library half disarmed
+        raise
     return restore
 
 
@@ -454,6 +513,101 @@ class _Timeout(BaseException):
     """Raised by the per-step alarm; a BaseException so that `except Exception` can't eat it."""
 
 
+OUTPUT_LIMIT = 256 << 10  # bytes of stdout (and of stderr) kept per run; the rest is dropped
+
+
+class _CappedStream:
+    """sys.stdout / sys.stderr in the sandbox: writes to the real file descriptor until
+    OUTPUT_LIMIT bytes, then drops the rest silently, so that a learner's debug prints never
+    fail (never `OSError: File too large`) however much they print."""
+
+    encoding, errors, newlines, mode = "utf-8", "backslashreplace", None, "w"
+
+    def __init__(self, fd, name):
+        self._fd, self.name, self.left, self.dropped = fd, name, OUTPUT_LIMIT, 0
+        self.buffer = _CappedBytes(self)
+
+    def write(self, s):
+        if type(s) is not str:
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        self._put(s[:max(self.left, 0)].encode("utf-8", "backslashreplace"), len(s))
+        return len(s)
+
+    def _put(self, data, n):
+        if self.left <= 0:
+            self.dropped += n
+            return
+        data = data[:self.left]
+        self.left -= len(data)
+        try:
+            while data:
+                data = data[os.write(self._fd, data):]
+        except OSError:
+            self.left = 0
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        pass
+
+    def fileno(self):
+        return self._fd
+
+    def isatty(self):
+        return False
+
+    def writable(self):
+        return True
+
+    def readable(self):
+        return False
+
+    def seekable(self):
+        return False
+
+    @property
+    def closed(self):
+        return False
+
+
+class _CappedBytes:
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, b):
+        b = bytes(b)
+        self._stream._put(b, len(b))
+        return len(b)
+
+    def flush(self):
+        pass
+
+
+class _Unavailable:
+    """What a top-level import that failed in the sandbox binds, so that the rest of its cell
+    still runs (as it does in the learner's own notebook); using it raises the import's error."""
+
+    def __init__(self, name, why):
+        object.__setattr__(self, "_why", f"{name} could not be imported while grading ({why})")
+
+    def __getattr__(self, attr):
+        raise ImportError(self._why)
+
+    def __call__(self, *args, **kwargs):
+        raise ImportError(self._why)
+
+    def __repr__(self):
+        return f"<unavailable while grading: {self._why}>"
+
+
+def _display(*objs, **kwargs):
+    """IPython's display(), for cells that call it: their repr, printed."""
+    for o in objs:
+        print(_safe_repr(o, 2000))
+
+
 def _error_info(exc, tb):
     where = None
     try:
@@ -468,20 +622,68 @@ def _error_info(exc, tb):
         msg = str(exc)
     except BaseException:  # noqa: BLE001
         msg = "<str() of the exception failed>"
-    if not isinstance(msg, str):
+    if type(msg) is not str:
         msg = "<non-string message>"
-    out = {"type": _type_name(type(exc)), "message": msg[:MAX_STR]}
+    out = {"type": _type_name(type(exc)), "message": msg[:2000]}
+    if isinstance(exc, SyntaxError) and str(exc.filename).startswith("<cell "):
+        where = {"cell": exc.filename[6:-1], "line": exc.lineno}
     if where:
         out.update(where)
     return out
 
 
-def _strip_magics(source):
-    """Notebook cells may hold IPython magics and shell escapes: comment them out."""
-    lines = source.split("\n")
-    if lines and lines[0].lstrip().startswith("%%"):
-        return ""
-    return "\n".join(("# " + ln) if ln.lstrip().startswith(("%", "!")) else ln for ln in lines)
+def _pieces(source, filename):
+    """A cell, compiled as Python compiles it, but with each top-level import on its own, so
+    that an import that fails here (a module the sandbox refuses, or lacks) does not stop the
+    rest of the cell. Yields ("code", code) and ("import", code, names bound, module)."""
+    tree = ast.parse(source, filename)
+    flags, body = 0, []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__" and not stmt.level:
+            for a in stmt.names:
+                flags |= getattr(getattr(__future__, a.name, None), "compiler_flag", 0)
+        else:
+            body.append(stmt)
+    run = []
+
+    def flush():
+        if run:
+            yield "code", compile(ast.Module(body=list(run), type_ignores=[]), filename, "exec",
+                                  flags=flags, dont_inherit=True)
+            run.clear()
+    for stmt in body:
+        if not isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            run.append(stmt)
+            continue
+        yield from flush()
+        for alias in stmt.names:  # `import a, b` as `import a` then `import b`, as Python binds them
+            one = ast.copy_location(type(stmt)(**{**vars(stmt), "names": [alias]}), stmt)
+            if isinstance(stmt, ast.ImportFrom):
+                module = f"{'.' * stmt.level}{stmt.module or ''}"
+                name = [] if alias.name == "*" else [alias.asname or alias.name]
+            else:
+                module, name = alias.name, [alias.asname or alias.name.split(".")[0]]
+            yield "import", compile(ast.Module(body=[one], type_ignores=[]), filename, "exec",
+                                    flags=flags, dont_inherit=True), name, module
+    yield from flush()
+
+
+def _run_cell(source, cid, ns):
+    """Run one cell in ns. Returns the imports that failed (module, error) or raises."""
+    failed = []
+    for piece in _pieces(source, f"<cell {cid}>"):
+        if piece[0] == "code":
+            exec(piece[1], ns)  # noqa: S102 - this is the sandbox
+            continue
+        _kind, code, names, module = piece
+        try:
+            exec(code, ns)  # noqa: S102
+        except ImportError as e:
+            why = f"{type(e).__name__}: {e}"
+            for n in names:
+                ns[n] = _Unavailable(module, why)
+            failed.append([str(module), why[:300]])
+    return failed
 
 
 def _snapshot(modules):
@@ -490,8 +692,9 @@ def _snapshot(modules):
     return [(m.__dict__, dict(m.__dict__)) for m in modules]
 
 
-def _restorer(snapshot):
-    _tuple = tuple
+def _restorer(snapshot, streams):
+    _tuple, _sys = tuple, sys
+    out, err = streams
 
     def restore():
         for d, saved in snapshot:
@@ -499,6 +702,7 @@ def _restorer(snapshot):
                 if k not in saved:
                     del d[k]
             d.update(saved)
+        _sys.stdout, _sys.stderr, _sys.__stdout__, _sys.__stderr__ = out, err, out, err
     return restore
 
 
@@ -514,23 +718,36 @@ def _read_roots():
     return roots
 
 
+def _loaded_sources():
+    """The source files of the modules loaded so far (the harness's own included): Python reads
+    them again to show a warning or a traceback line, which is no attempt to read the grader's files."""
+    out = set()
+    for m in list(sys.modules.values()):
+        f = getattr(m, "__file__", None)
+        if isinstance(f, str):
+            out.add(os.path.realpath(f))
+    return out
+
+
 def main():  # noqa: C901 - one straight-line story, in the order it must happen
     sys.dont_write_bytecode = True  # imports never try to write outside the sandbox
     nonce = sys.stdin.readline().strip()
-    result_fd = int(sys.argv[1])
+    channel = int(sys.argv[1])
     sandbox = os.path.realpath(os.getcwd())
-    with open(os.path.join(sandbox, "job.json"), encoding="utf-8") as f:
+    job_path = os.path.join(sandbox, "job.json")
+    with open(job_path, encoding="utf-8") as f:
         job = json.load(f)
+    os.unlink(job_path)  # the inputs of the hidden tests are not left lying around
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)
     _write, _dumps, _monotonic = os.write, json.dumps, __import__("time").monotonic
+    prefix = (nonce + "\t").encode()
 
     def emit(obj):
-        data = (nonce + "\t" + _dumps(obj, allow_nan=True) + "\n").encode()
+        data = prefix + _dumps(obj, allow_nan=True).encode() + b"\n"
         while data:
-            n = _write(result_fd, data)
-            data = data[n:]
+            data = data[_write(channel, data):]
 
     # 1. resource limits (soft = hard, so they cannot be raised again)
     import resource
@@ -544,6 +761,9 @@ def main():  # noqa: C901 - one straight-line story, in the order it must happen
         except (ValueError, OSError, AttributeError):
             pass
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    out, err = _CappedStream(1, "<stdout>"), _CappedStream(2, "<stderr>")
+    sys.stdout = sys.__stdout__ = out
+    sys.stderr = sys.__stderr__ = err
 
     # 2. libraries the cells may use, loaded by us; then the forbidden functions disarmed
     for mod in job.get("preload", []):
@@ -551,18 +771,20 @@ def main():  # noqa: C901 - one straight-line story, in the order it must happen
             __import__(mod)
         except ImportError:
             pass
-    violations = []
-    current = {"step": None}
+    global _FROZEN_ARRAY_TYPES
+    _FROZEN_ARRAY_TYPES = array_types()
+    linecache.getlines(__file__)  # warnings that point at this file show its lines from memory
+    state = {"learner": False, "refused": 0}
 
-    def on_forbidden(name):
-        item = {"step": current["step"], "what": f"called {name}"}
-        if item not in violations and len(violations) < 100:
-            violations.append(item)
-    forbid_calls(job.get("forbidden_calls", []), on_forbidden)
+    def refused(what):
+        if state["learner"] and state["refused"] < 200:
+            state["refused"] += 1
+            emit({"event": "refused", "what": what[:300]})
+    forbid_calls(job.get("forbidden_calls", []), lambda name: refused(f"called {name}"))
 
     # 3. OS confinement, then the audit hook
-    protected = [os.path.realpath(p) for p in job.get("protected_paths", [])]
-    read_roots = {r for r in _read_roots() if not any(_under(p, [r]) for p in protected)}
+    read_roots = job.get("read_roots")
+    read_roots = set(read_roots) if isinstance(read_roots, list) else _read_roots()
     isolation = {"landlock": 0, "seccomp": False, "audit_hook": True}
     if job.get("confine", True):
         try:
@@ -579,11 +801,12 @@ def main():  # noqa: C901 - one straight-line story, in the order it must happen
     # package whose functions are forbidden (its functions would not have been disarmed)
     blocked = list(_ALWAYS_BLOCKED_IMPORTS) + list(job.get("forbidden_imports", []))
     sub_blocked = tuple(p[:-2] + "." for p in job.get("forbidden_calls", []) if p.endswith(".*"))
+    own_sources = _loaded_sources()
 
     def on_refused(what):
-        item = {"step": current["step"], "what": what}
-        if item not in violations and len(violations) < 100:
-            violations.append(item)
+        if what.startswith("reading ") and what[8:] in own_sources:
+            return  # Python re-reading a loaded module's source (a warning's line): not the learner
+        refused(what)
     inner = make_audit_hook(read_roots, [sandbox, "/dev/null"], blocked, on_refused)
 
     def hook(event, args):
@@ -605,85 +828,78 @@ def main():  # noqa: C901 - one straight-line story, in the order it must happen
     def disarm():
         signal.setitimer(signal.ITIMER_REAL, 0)
 
-    restore = _restorer(_snapshot([builtins, json, json.encoder, sys.modules[__name__]]))
+    restore = _restorer(_snapshot([builtins, json, json.encoder, sys.modules[__name__]]), (out, err))
+    real_builtins = dict(builtins.__dict__)  # the drivers' builtins: a copy no cell has touched
     emit({"event": "start", "isolation": isolation})
 
-    # 5. the cells, in notebook order, each on its own: an error in one doesn't stop the rest
-    ns = {"__name__": "__main__", "__builtins__": builtins}
+    # 5. the cells, in notebook order, each on its own: an error in one doesn't stop the rest.
+    # The instructor's drivers run in globals of their own (the learner's answers copied in),
+    # with the real builtins; what they define is also given to the learner's namespace.
+    ns = {"__name__": "__main__", "__builtins__": builtins, "display": _display}
+    drivers = {"__name__": "__main__", "__builtins__": real_builtins}
     step_seconds = float(limits["step_seconds"])
     for cell in job["cells"]:
         cid = cell["id"]
-        current["step"] = "cell:" + cid
         emit({"event": "cell_start", "id": cid})
         report = {"event": "cell", "id": cid}
+        is_driver = cell.get("kind") == "driver"
+        where = drivers if is_driver else ns
+        if is_driver:
+            drivers.update({n: ns[n] for n in job.get("answers", []) if n in ns})
+        before = set(where)
         try:
-            code = compile(_strip_magics(cell["source"]), f"<cell {cid}>", "exec")
-        except (SyntaxError, ValueError) as e:
-            report["error"] = {"type": type(e).__name__, "message": str(e)[:MAX_STR],
-                               "cell": cid, "line": getattr(e, "lineno", None)}
-            emit(report)
-            continue
-        t0 = _monotonic()
-        try:
+            state["learner"] = not is_driver
             arm(step_seconds)
-            exec(code, ns)  # noqa: S102 - this is the sandbox
+            failed = _run_cell(cell["source"], cid, where)
             disarm()
+            if failed:
+                report["failed_imports"] = failed[:20]
         except _Timeout:
-            report["timeout"] = True
+            pass  # the grader's own clock says how long the cell ran
         except BaseException as e:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
             disarm()
             report["error"] = _error_info(e, e.__traceback__)
         finally:
             disarm()
+            state["learner"] = False
             restore()
-        report["seconds"] = round(_monotonic() - t0, 4)
+        if is_driver:
+            ns.update({k: drivers[k] for k in set(drivers) - before - {"__builtins__"}})
         emit(report)
 
     # 6. the questions: call each function on the grader's inputs, report what came back
     for q in job["questions"]:
         qid = q["id"]
-        current["step"] = "q:" + qid
         emit({"event": "question_start", "id": qid})
         report = {"event": "question", "id": qid, "results": []}
-        fn = ns.get(q["function"])
-        if fn is None:
-            report["missing"] = True
-        elif not callable(fn):
-            report["not_callable"] = _type_name(type(fn))
-        else:
-            t0 = _monotonic()
+        fn = (drivers if q.get("driver") else ns).get(q["function"])
+        report["found"] = "missing" if fn is None else "function" if callable(fn) else _type_name(type(fn))
+        if report["found"] == "function":
             try:
                 arm(step_seconds)
                 for args in q["cases"]:
                     try:
-                        current["step"] = "q:" + qid
+                        state["learner"] = True
                         value = fn(*[decode_plain(a) for a in args])
-                        current["step"] = None  # what encode() itself calls is not the learner's
+                        state["learner"] = False  # what encode() itself calls is not the learner's
                         restore()
-                        out = encode(value)
+                        out_value = encode(value)
                     except _Timeout:
                         raise
                     except BaseException as e:  # noqa: BLE001
-                        current["step"] = None
+                        state["learner"] = False
                         restore()
-                        out = {"t": "raised", "error": _error_info(e, e.__traceback__)}
-                    report["results"].append(out)
+                        out_value = {"t": "raised", "error": _error_info(e, e.__traceback__)}
+                    report["results"].append(out_value)
                 disarm()
             except _Timeout:
-                report["timeout"] = True
+                pass  # fewer results than cases: the grader's clock says why
             finally:
                 disarm()
+                state["learner"] = False
                 restore()
-            report["seconds"] = round(_monotonic() - t0, 4)
-        report["violations"] = [v["what"] for v in violations if v["step"] == "q:" + qid][:20]
         emit(report)
-    current["step"] = None
-    for stream in (sys.__stdout__, sys.__stderr__):
-        try:
-            stream.flush()
-        except BaseException:  # noqa: BLE001
-            pass
-    emit({"event": "done", "violations": [v for v in violations][:50]})
+    emit({"event": "done"})
     os._exit(0)
 
 
@@ -692,6 +908,6 @@ if __name__ == "__main__":
         main()
     except BaseException as e:  # noqa: BLE001
         try:
-            sys.__stderr__.write(f"harness failure: {type(e).__name__}: {e}\n")
+            os.write(2, f"harness failure: {type(e).__name__}: {e}\n".encode("utf-8", "replace"))
         finally:
             os._exit(3)

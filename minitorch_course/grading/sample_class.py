@@ -1,6 +1,6 @@
 """A made-up class of submissions, to try the grader (and to measure it) before a real one.
 
-    python -m minitorch_course.grading.sample_class OUT_DIR [--n 60]
+    python -m minitorch_course.grading.sample_class OUT_DIR [--n 60] [--kind correct]
     python -m minitorch_course.grade OUT_DIR --exercise 03_strides --out grades/
 
 The submissions are the solutions notebook with cells edited the way students (and cheaters)
@@ -114,11 +114,15 @@ def contiguous_strides(shape):
     def untouched(ex):
         return ex
 
-    def crash(ex):
+    def crash(ex):  # unbounded recursion past the C stack: the process dies of SIGSEGV
         nb = solve(ex, sol)
-        return set_cell(nb, FI, '''import faulthandler
+        return set_cell(nb, FI, '''import sys
 def flat_index(index, strides, offset=0):
-    faulthandler._sigsegv()''')
+    sys.setrecursionlimit(10 ** 7)
+
+    def down(n):  # each call goes through map(), a C function: the C stack runs out
+        return list(map(down, [n + 1]))
+    return down(0)''')
 
     def loop(ex):
         nb = solve(ex, sol)
@@ -195,9 +199,11 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m minitorch_course.grading.sample_class")
     p.add_argument("out_dir", type=Path)
     p.add_argument("--n", type=int, default=60)
+    p.add_argument("--kind", action="append", help="only these kinds (e.g. --kind correct, to measure "
+                   "throughput); default: all of them, in turn")
     p.add_argument("--solutions", type=Path, default=repo_root() / "solutions" / "03_strides.ipynb")
     a = p.parse_args(argv)
-    made = make_class(a.out_dir, a.solutions, a.n)
+    made = make_class(a.out_dir, a.solutions, a.n, kinds=a.kind)
     print(f"wrote {len(made)} submissions to {a.out_dir}")
     return 0
 

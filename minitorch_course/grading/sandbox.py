@@ -2,18 +2,23 @@
 
 One run = one `python -I harness.py` process in a new empty temp dir, with a stripped
 environment, its own session (so the whole process group can be killed), resource limits,
-Landlock + seccomp + an audit hook (see harness.py), and a per-run random nonce. The
-harness reports, step by step (each cell, then each question), on a file the grader opened;
-the grader watches that file while the process runs, and kills the process group when a step
-overruns its time. When a run dies (a loop that ignores the alarm, a crash, os._exit, the
+Landlock + seccomp + an audit hook (see harness.py), and a per-run random nonce. The harness
+reports, step by step (each cell, then each question), on a pipe the grader reads while the
+process runs. The grader keeps its own records of what it saw: when each step started and
+ended by its own clock, each refused operation as it arrived, and how the process ended
+(exit status, signal, the grader's own kill for time). Those records, never the reports' words,
+decide a step's fate. When a run dies (a loop that ignores the alarm, a crash, os._exit, the
 memory limit), the culprit step gets that verdict and a new process runs what is left, so one
-bad question never costs the others.
+bad question never costs the others; a submission has one time budget for all its runs, and
+a capped number of runs.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
+import select
 import shutil
 import signal
 import subprocess
@@ -23,8 +28,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .harness import OUTPUT_LIMIT  # what the harness keeps of stdout, and of stderr
+
 HARNESS = Path(__file__).with_name("harness.py")
-EVENTS = {"start", "cell_start", "cell", "question_start", "question", "done"}
+COURSE_PACKAGE = Path(__file__).resolve().parents[1]  # holds the exercises' reference solutions
+MAX_CHANNEL_BYTES = 96 << 20  # what one run may send back; more is flooding
 
 
 @dataclass
@@ -34,25 +42,38 @@ class Limits:
     file_mb: int = 16              # RLIMIT_FSIZE: what the submission (and its reports) may write
     startup_seconds: float = 15.0  # Python + NumPy start, landlock, seccomp: generous
     confine: bool = True           # Landlock + seccomp (off only to test the other layers)
+    budget_seconds: float | None = None  # all runs of one submission together; None: 6 x step
+    max_runs: int | None = None    # processes per submission; None: questions + 3
 
-    def hard_seconds(self, n_steps):
-        return self.startup_seconds + (self.step_seconds + 1.0) * n_steps
+    @property
+    def budget(self):
+        return float(self.budget_seconds) if self.budget_seconds else 6.0 * self.step_seconds
+
+    def runs_for(self, n_questions):
+        return int(self.max_runs) if self.max_runs else n_questions + 3
 
 
 @dataclass
 class RunResult:
-    """What one or more runs of a submission brought back (plain data only)."""
-    cells: dict = field(default_factory=dict)      # id -> report dict from the harness, or a death
-    questions: dict = field(default_factory=dict)  # id -> report dict, or a death
-    violations: list = field(default_factory=list) # refused operations, as the harness saw them
+    """What the runs of one submission brought back, and what the grader itself observed.
+    `cells` and `questions` hold the harness's reports: plain data written by a process the
+    submission controls, so they are read as values only. Everything else is the grader's."""
+    cells: dict = field(default_factory=dict)      # cell id -> report (untrusted)
+    questions: dict = field(default_factory=dict)  # question id -> report (untrusted)
+    deaths: dict = field(default_factory=dict)     # "cell:ID" / "question:ID" -> (status, why): observed
+    not_run: dict = field(default_factory=dict)    # question id -> why it was never run
+    seconds: dict = field(default_factory=dict)    # step -> seconds, by the grader's clock
+    refusals: list = field(default_factory=list)   # (step or None, what): refused operations, as they came
     anomalies: list = field(default_factory=list)  # result channel tampering, seen by the grader
+    tampered: set = field(default_factory=set)     # questions whose reports could not be trusted
+    cut_cells: list = field(default_factory=list)  # added cells left out to keep within the budget
+    output_cut: bool = False                       # the output went over what the harness keeps
     isolation: dict = field(default_factory=dict)
     stdout: str = ""
     stderr: str = ""
     runs: int = 0
-    seconds: float = 0.0
+    elapsed: float = 0.0
     infrastructure_error: str = ""
-    deaths: list = field(default_factory=list)     # (step, status, why) for each run that died
 
 
 def _signal_name(n):
@@ -63,14 +84,22 @@ def _signal_name(n):
 
 
 def _death(rc, killed_for, limits):
-    """Why a run ended without finishing, in words for the feedback."""
-    if killed_for == "step":
-        return "timeout", f"did not finish within {limits.step_seconds:g} s (an infinite loop?)"
-    if killed_for == "hard":
-        return "timeout", "the run as a whole exceeded its time limit"
+    """Why a run ended without finishing, in words for the feedback: (status, why)."""
+    fixed = {
+        "step": ("timeout", f"did not finish within {limits.step_seconds:g} s (an infinite loop?)"),
+        "budget": ("timeout", f"was still running when the notebook's time budget "
+                              f"({limits.budget:g} s in all) ran out"),
+        "cells_budget": ("timeout", "was still running when the cells before the questions had used "
+                                    "their share of the notebook's time budget"),
+        "closed": ("exited", "closed the grader's result channel"),
+        "flood": ("tampered", f"sent more than {MAX_CHANNEL_BYTES >> 20} MiB of results"),
+        "forged": ("tampered", "wrote on the grader's result channel"),
+    }
+    if killed_for in fixed:
+        return fixed[killed_for]
     if rc is not None and rc < 0:
         sig = _signal_name(-rc)
-        why = {"SIGKILL": "killed by the system (memory or CPU-time limit)",
+        why = {"SIGKILL": "was killed by the system (memory or CPU-time limit)",
                "SIGXCPU": "exceeded the CPU-time limit",
                "SIGSEGV": "crashed the Python process (SIGSEGV: e.g. unbounded recursion)",
                "SIGABRT": "aborted the Python process (SIGABRT)",
@@ -83,10 +112,9 @@ def _death(rc, killed_for, limits):
 
 
 def _clean_env(home):
-    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": home,
-           "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-           "NUMEXPR_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
-    return env
+    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": home,
+            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            "NUMEXPR_NUM_THREADS": "1", "MPLBACKEND": "Agg", "PYTHONHASHSEED": "0"}
 
 
 def _excerpt(path, limit=2000):
@@ -99,110 +127,250 @@ def _excerpt(path, limit=2000):
     return text + ("\n[... more output cut ...]" if len(data) > limit else "")
 
 
+def clean_text(s, limit=2000):
+    """A string from the sandbox, made safe to write anywhere: lone surrogates escaped, cut."""
+    if not isinstance(s, str):
+        s = str(s)
+    return s[:limit].encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+# ---------------------------------------------------------------------------------------
+# What the sandbox may read: the Python installation, minus anything the grader protects
+# ---------------------------------------------------------------------------------------
+_PROBE = ("import json, sys, importlib.util as u\n"
+          "s = u.spec_from_file_location('h', sys.argv[1]); h = u.module_from_spec(s)\n"
+          "s.loader.exec_module(h); print(json.dumps(sorted(h._read_roots())))")
+
+
+@functools.lru_cache(maxsize=1)
+def python_roots():
+    """The read-only roots a `python -I` process needs (asked of one, once)."""
+    home = tempfile.mkdtemp(prefix="minitorch-probe-")
+    try:
+        p = subprocess.run([sys.executable, "-I", "-c", _PROBE, str(HARNESS)], capture_output=True,
+                           text=True, timeout=120, cwd=home, env=_clean_env(home))
+        return tuple(json.loads(p.stdout))
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _under(path, root):
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _without(root, protected, depth=0):
+    """root, or (when a protected path lies inside it) its entries minus the protected ones."""
+    root = os.path.realpath(root)
+    if any(_under(root, p) for p in protected):
+        return []
+    if not any(_under(p, root) for p in protected):
+        return [root]
+    if depth > 8 or not os.path.isdir(root):
+        return []
+    try:
+        entries = sorted(os.listdir(root))
+    except OSError:
+        return []
+    return [r for e in entries for r in _without(os.path.join(root, e), protected, depth + 1)]
+
+
+@functools.lru_cache(maxsize=16)
+def read_roots(protected=()):
+    """What the sandbox may read: the Python installation, with every protected path (and the
+    course package, which holds the reference solutions) carved out of it. The job carries
+    only this list, never the protected paths themselves."""
+    prot = sorted({os.path.realpath(p) for p in (*protected, COURSE_PACKAGE)})
+    return tuple(sorted({r for root in python_roots() for r in _without(root, prot)}))
+
+
+# ---------------------------------------------------------------------------------------
+# The result channel: a pipe, read as the run goes; every line checked against the plan
+# ---------------------------------------------------------------------------------------
+STEP_EVENTS = ("cell_start", "cell", "question_start", "question")
+
+
 class _Channel:
-    """Reads the result file incrementally and checks every line it finds."""
+    """Reads the harness's lines and keeps the grader's own record: which report came when
+    (by the grader's clock), which step was open when a refusal came, and whether anything on
+    the channel broke the plan (then nothing after it is used)."""
 
-    def __init__(self, path, nonce, cell_ids, question_ids):
-        self.path, self.prefix = path, nonce + "\t"
-        self.pos, self.buf = 0, b""
+    def __init__(self, nonce, cell_ids, question_ids):
+        self.prefix = (nonce + "\t").encode()
+        self.buf = b""
         self.order = (["start"] + [x for c in cell_ids for x in (f"cell_start:{c}", f"cell:{c}")]
-                      + [x for q in question_ids for x in (f"question_start:{q}", f"question:{q}")] + ["done"])
-        self.events, self.anomalies, self.open_step, self.open_since = [], [], None, None
+                      + [x for q in question_ids for x in (f"question_start:{q}", f"question:{q}")]
+                      + ["done"])
+        self.next = 0
+        self.events, self.anomalies, self.refusals, self.seconds = {}, [], [], {}
+        self.open_step, self.open_since = None, None
         self.forged = False
+        self.bytes = 0
 
-    def poll(self):
-        try:
-            with open(self.path, "rb") as f:
-                f.seek(self.pos)
-                chunk = f.read(8 << 20)
-        except OSError:
-            return
-        self.pos += len(chunk)
-        self.buf += chunk
+    @property
+    def started(self):
+        return self.next > 0
+
+    @property
+    def done(self):
+        return self.next == len(self.order)
+
+    @property
+    def in_cells(self):
+        """True while no question has started yet."""
+        return self.next < len(self.order) and not self.order[self.next].startswith(("question", "done"))
+
+    def feed(self, data, now):
+        self.bytes += len(data)
+        self.buf += data
         *lines, self.buf = self.buf.split(b"\n")
         for raw in lines:
-            self._line(raw)
+            if not self.forged:
+                self._line(raw, now)
+        if len(self.buf) > MAX_CHANNEL_BYTES:
+            self._forge("a report line without an end")
 
-    def _line(self, raw):
-        line = raw.decode("utf-8", "replace")
-        if not line.startswith(self.prefix):
+    def _forge(self, what):
+        self.forged = True
+        if len(self.anomalies) < 10:
+            self.anomalies.append(what)
+
+    def _line(self, raw, now):
+        if not raw.startswith(self.prefix):
             if len(self.anomalies) < 10:
-                self.anomalies.append(f"a line without this run's nonce on the result channel: {line[:80]!r}")
+                shown = clean_text(raw[:80].decode("utf-8", "replace"), 80)
+                self.anomalies.append(f"a line without this run's nonce on the result channel: {shown!r}")
             return
         try:
-            ev = json.loads(line[len(self.prefix):])
+            ev = json.loads(raw[len(self.prefix):])
         except (ValueError, RecursionError):
-            self.forged = True
-            self.anomalies.append("a malformed report carrying the run's nonce")
-            return
-        if not isinstance(ev, dict) or ev.get("event") not in EVENTS:
-            self.forged = True
-            self.anomalies.append("an unknown report carrying the run's nonce")
-            return
-        key = ev["event"] if ev["event"] in ("start", "done") else f"{ev['event']}:{ev.get('id')}"
-        seen = [k for k, _ in self.events]
-        nxt = [k for k in self.order if k not in seen]
-        if key in seen or not nxt or key != nxt[0]:
-            self.forged = True
-            self.anomalies.append(f"a duplicated or out-of-order report ({key})")
-            return
-        self.events.append((key, ev))
-        if ev["event"] in ("cell_start", "question_start"):
-            self.open_step, self.open_since = key.split("_start:", 1)[0] + ":" + ev["id"], time.monotonic()
-        elif ev["event"] in ("cell", "question", "done"):
+            return self._forge("a malformed report carrying the run's nonce")
+        if not isinstance(ev, dict) or not isinstance(ev.get("event"), str):
+            return self._forge("an unknown report carrying the run's nonce")
+        kind = ev["event"]
+        if kind == "refused":
+            if self.started and not self.done and isinstance(ev.get("what"), str):
+                if len(self.refusals) < 200:
+                    self.refusals.append((self.open_step, clean_text(ev["what"], 300)))
+                return
+            return self._forge("a refusal report out of place")
+        if kind in STEP_EVENTS:
+            if not isinstance(ev.get("id"), str):
+                return self._forge("a report without a step id")
+            key = f"{kind}:{ev['id']}"
+        else:
+            key = kind
+        if self.done or key != self.order[self.next]:
+            return self._forge(f"a duplicated or out-of-order report ({clean_text(key, 80)})")
+        self.next += 1
+        self.events[key] = ev
+        if kind in ("cell_start", "question_start"):
+            self.open_step, self.open_since = key.replace("_start", ""), now
+        elif kind in ("cell", "question"):
+            self.seconds[key] = now - self.open_since
             self.open_step, self.open_since = None, None
 
 
-def run_once(job: dict, limits: Limits):
-    """One process. Returns (channel, rc, killed_for, stdout, stderr, seconds)."""
+# ---------------------------------------------------------------------------------------
+# One run
+# ---------------------------------------------------------------------------------------
+@dataclass
+class _Run:
+    chan: _Channel
+    rc: int | None
+    killed_for: str | None
+    stdout: str
+    stderr: str
+    output_cut: bool
+
+
+def _next_deadline(chan, limits, t0, deadline, cells_deadline):
+    """(when, why) of the next moment the grader must stop this run."""
+    options = [(deadline, "budget")]
+    if not chan.started:
+        options.append((t0 + limits.startup_seconds, "startup"))
+    if chan.open_since is not None:
+        options.append((chan.open_since + limits.step_seconds + 1.0, "step"))
+    if chan.in_cells and cells_deadline is not None:
+        options.append((cells_deadline, "cells_budget"))
+    return min(options)
+
+
+def _watch(proc, fd, chan, limits, t0, deadline, cells_deadline):
+    """Read the channel until the run is done, dies, or must be stopped. Returns why it was
+    stopped by the grader (None: it finished or ended on its own)."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLHUP)
+    eof_at = None
+    while True:
+        now = time.monotonic()
+        when, why = _next_deadline(chan, limits, t0, deadline, cells_deadline)
+        if now >= when:
+            return why
+        if eof_at is not None:
+            if proc.poll() is not None:
+                return None
+            if now - eof_at > 1.0:
+                return "closed"  # no report can come any more, yet the process goes on
+            time.sleep(0.01)
+            continue
+        if not poller.poll(max(1, min(250, int((when - now) * 1000) + 1))):
+            continue
+        try:
+            data = os.read(fd, 1 << 20)
+        except BlockingIOError:
+            continue
+        if not data:
+            eof_at = time.monotonic()
+            continue
+        chan.feed(data, time.monotonic())
+        if chan.forged:
+            return "forged"
+        if chan.done:
+            return None
+        if chan.bytes > MAX_CHANNEL_BYTES:
+            return "flood"
+
+
+def run_once(job: dict, limits: Limits, deadline: float, cells_deadline: float | None = None) -> _Run:
+    """One process, watched until it finishes, dies, or must be stopped."""
     sandbox = tempfile.mkdtemp(prefix="minitorch-sandbox-")
     io_dir = tempfile.mkdtemp(prefix="minitorch-io-")
+    r = w = None
     try:
         full = dict(job)
         full["limits"] = {"memory_bytes": limits.memory_mb << 20,
-                          "cpu_seconds": int(limits.hard_seconds(len(job["cells"]) + len(job["questions"]))) + 1,
+                          "cpu_seconds": int(limits.budget + limits.startup_seconds) + 1,
                           "file_bytes": limits.file_mb << 20, "step_seconds": limits.step_seconds}
         full["confine"] = limits.confine
         with open(os.path.join(sandbox, "job.json"), "w", encoding="utf-8") as f:
-            json.dump(full, f)
+            f.write(json.dumps(full))  # dumps, not dump: the C encoder
         nonce = secrets.token_hex(16)
-        result_path = os.path.join(io_dir, "result")
         out_path, err_path = os.path.join(io_dir, "stdout"), os.path.join(io_dir, "stderr")
-        chan = _Channel(result_path, nonce, [c["id"] for c in job["cells"]],
-                        [q["id"] for q in job["questions"]])
-        hard = limits.hard_seconds(len(job["cells"]) + len(job["questions"]))
-        killed_for = None
+        chan = _Channel(nonce, [c["id"] for c in job["cells"]], [q["id"] for q in job["questions"]])
+        r, w = os.pipe()
         t0 = time.monotonic()
-        with open(result_path, "wb") as rf, open(out_path, "wb") as of, open(err_path, "wb") as ef:
+        with open(out_path, "wb") as of, open(err_path, "wb") as ef:
             proc = subprocess.Popen(
-                [sys.executable, "-I", str(HARNESS), str(rf.fileno())], cwd=sandbox,
-                env=_clean_env(sandbox), stdin=subprocess.PIPE, stdout=of, stderr=ef,
-                pass_fds=(rf.fileno(),), start_new_session=True, close_fds=True)
-            try:
-                proc.stdin.write((nonce + "\n").encode())
-                proc.stdin.close()
-            except OSError:
-                pass
-            while True:
-                try:
-                    proc.wait(timeout=0.03)
-                    break
-                except subprocess.TimeoutExpired:
-                    pass
-                chan.poll()
-                now = time.monotonic()
-                if chan.open_since is not None and now - chan.open_since > limits.step_seconds + 1.0:
-                    killed_for = "step"
-                elif now - t0 > hard:
-                    killed_for = "hard"
-                if killed_for:
-                    _kill_group(proc)
-                    break
-            _kill_group(proc)  # whatever it may have left behind in its group
-        chan.poll()
-        return (chan, proc.returncode, killed_for, _excerpt(out_path), _excerpt(err_path),
-                time.monotonic() - t0)
+                [sys.executable, "-I", str(HARNESS), str(w)], cwd=sandbox, env=_clean_env(sandbox),
+                stdin=subprocess.PIPE, stdout=of, stderr=ef, pass_fds=(w,), start_new_session=True,
+                close_fds=True)
+        os.close(w)
+        w = None
+        try:
+            proc.stdin.write((nonce + "\n").encode())
+            proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            killed_for = _watch(proc, r, chan, limits, t0, deadline, cells_deadline)
+        finally:
+            _kill_group(proc)  # also whatever it may have left behind in its group
+        cut = any(os.path.getsize(p) >= OUTPUT_LIMIT for p in (out_path, err_path))
+        return _Run(chan, proc.returncode, killed_for, _excerpt(out_path), _excerpt(err_path), cut)
     finally:
+        for fd in (r, w):
+            if fd is not None:
+                os.close(fd)
         shutil.rmtree(sandbox, ignore_errors=True)
         shutil.rmtree(io_dir, ignore_errors=True)
 
@@ -219,66 +387,82 @@ def _kill_group(proc):
         proc.wait()
 
 
-def run_submission(cells, questions, limits: Limits, **job_extra) -> RunResult:
-    """Run the cells, then the questions; rerun what is left after a run dies."""
+# ---------------------------------------------------------------------------------------
+# A submission: runs until every question has a verdict, within one budget
+# ---------------------------------------------------------------------------------------
+def run_submission(cells, questions, limits: Limits, protected=(), **job_extra) -> RunResult:
+    """Run the cells, then the questions; rerun what is left after a run dies, within the
+    submission's time budget and its number of runs. A cell's "kind" says which cells may be
+    left out when the cells run too long ("added": the learner's extra cells)."""
     res = RunResult()
-    skip_cells, pending = set(), [q["id"] for q in questions]
+    skip, pending = set(), [q["id"] for q in questions]
     qmap = {q["id"]: q for q in questions}
-    max_runs = len(cells) + len(questions) + 1
     t0 = time.monotonic()
-    while pending and res.runs < max_runs:
+    deadline = t0 + limits.budget
+    job_extra = dict(job_extra, read_roots=list(read_roots(tuple(sorted(str(p) for p in protected)))))
+    while pending:
+        left = deadline - time.monotonic()
+        if res.runs >= limits.runs_for(len(questions)) or left < 0.5:
+            why = (f"the notebook's time budget ({limits.budget:g} s in all) ran out before it"
+                   if left < 0.5 else f"the notebook's process died {res.runs} times, so the grader "
+                                      "stopped restarting it")
+            res.not_run.update({q: why for q in pending})
+            break
         res.runs += 1
-        run_cells = [c for c in cells if c["id"] not in skip_cells]
+        run_cells = [c for c in cells if c["id"] not in skip]
+        reserve = min(left / 2, len(pending) * (limits.step_seconds + 1.0) + 2.0)  # + a restart
         job = {"cells": run_cells, "questions": [qmap[q] for q in pending], **job_extra}
-        chan, rc, killed_for, out, err, _secs = run_once(job, limits)
-        res.stdout = res.stdout or out
-        res.stderr = res.stderr or err
+        run = run_once(job, limits, deadline, time.monotonic() + left - reserve)
+        chan = run.chan
+        res.stdout, res.stderr = res.stdout or run.stdout, res.stderr or run.stderr
+        res.output_cut |= run.output_cut
         res.anomalies += [a for a in chan.anomalies if a not in res.anomalies]
-        events = dict(chan.events)
-        if "start" not in events:
-            res.infrastructure_error = (f"the sandbox did not start (exit code {rc}): "
-                                        f"{err.strip()[-500:] or 'no message'}")
+        res.refusals += [x for x in chan.refusals if x not in res.refusals]
+        res.seconds.update(chan.seconds)
+        if "start" not in chan.events and run.killed_for == "budget":
+            res.not_run.update({q: f"the notebook's time budget ({limits.budget:g} s in all) ran out "
+                                   "before it" for q in pending})
             break
-        res.isolation = events["start"].get("isolation", {})
-        if chan.forged:
-            for q in pending:
-                res.questions[q] = {"tampered": True}
+        if "start" not in chan.events:
+            res.infrastructure_error = (f"the sandbox did not start (exit code {run.rc}): "
+                                        f"{run.stderr.strip()[-500:] or 'no message'}")
             break
+        res.isolation = chan.events["start"].get("isolation", {})  # sent before any submitted code ran
         for c in run_cells:
-            rep = events.get(f"cell:{c['id']}")
-            if rep is not None and c["id"] not in res.cells:
-                res.cells[c["id"]] = rep
+            rep = chan.events.get(f"cell:{c['id']}")
+            if rep is not None:
+                res.cells.setdefault(c["id"], rep)
         for q in list(pending):
-            rep = events.get(f"question:{q}")
+            rep = chan.events.get(f"question:{q}")
             if rep is not None:
                 res.questions[q] = rep
-                res.violations += [{"step": q, "what": v} for v in rep.get("violations", [])
-                                   if isinstance(v, str)]
                 pending.remove(q)
-        if "done" in events:
-            done = events["done"]
-            for v in done.get("violations", []):
-                if (isinstance(v, dict) and isinstance(v.get("what"), str)
-                        and str(v.get("step", "")).startswith("cell:")):
-                    item = {"step": v["step"], "what": v["what"]}
-                    if item not in res.violations:
-                        res.violations.append(item)
+        if chan.done:
             break
-        # the run died: blame the step that was running, run the rest again
-        status, why = _death(rc, killed_for, limits)
+        status, why = _death(run.rc, run.killed_for, limits)
         culprit = chan.open_step
-        res.deaths.append((culprit or "between steps", status, why))
+        if run.killed_for == "forged":
+            res.tampered.update(pending)
+            break
+        if run.killed_for == "closed":
+            res.anomalies.append(f"the result channel was closed during {culprit or 'the run'}")
         if culprit and culprit.startswith("cell:"):
-            cid = culprit[5:]
-            skip_cells.add(cid)
-            res.cells[cid] = {"died": status, "reason": why}
+            res.deaths[culprit] = (status, why)
+            skip.add(culprit[5:])
+            if run.killed_for == "cells_budget":  # the rerun leaves out the learner's slow extra cells
+                slow = [c["id"] for c in run_cells if c.get("kind") == "added" and (
+                    f"cell:{c['id']}" not in chan.events or chan.seconds.get(f"cell:{c['id']}", 0) >= 0.25)]
+                res.cut_cells += [c for c in slow if c not in res.cut_cells]
+                skip.update(slow)
         elif culprit and culprit.startswith("question:"):
-            qid = culprit[9:]
-            res.questions[qid] = {"died": status, "reason": why}
-            pending.remove(qid)
-        else:  # between steps: the harness itself was hit; stop here
-            for q in pending:
-                res.questions[q] = {"died": status, "reason": why}
+            res.deaths[culprit] = (status, why)
+            pending.remove(culprit[9:])
+        else:  # between steps: the harness itself was hit; what is left gets the same fate
+            res.deaths.update({f"question:{q}": (status, why) for q in pending})
             pending = []
-    res.seconds = time.monotonic() - t0
+        if run.killed_for == "budget":
+            res.not_run.update({q: f"the notebook's time budget ({limits.budget:g} s in all) ran out "
+                                   "before it" for q in pending})
+            pending = []
+    res.elapsed = time.monotonic() - t0
     return res

@@ -72,3 +72,32 @@ def test_module_to_cuda_and_train_step():
         loss0 = loss0 if loss0 is not None else loss.item()
     assert all(p.device.type == "cuda" for p in model.parameters())
     assert loss.item() < loss0
+
+
+def test_cuda_module_functions():
+    assert torch.cuda.current_device() == 0
+    assert isinstance(torch.cuda.get_device_name(), str) and torch.cuda.get_device_name()
+    torch.cuda.synchronize()
+    torch.cuda.set_device(0)
+    assert torch.ones(1, device="cuda").device == torch.device("cuda", 0)
+
+
+def test_random_tensors_on_the_gpu_are_reproducible():
+    torch.manual_seed(3)
+    a = torch.randn(4, 5, device="cuda")
+    torch.manual_seed(3)
+    b = torch.randn(4, 5, device="cuda")
+    assert a.device.type == "cuda"
+    np.testing.assert_array_equal(a.cpu().numpy(), b.cpu().numpy())
+
+
+def test_state_dict_of_a_gpu_model_loads_on_the_cpu():
+    nn = torch.nn
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)).cuda()
+    state = {k: v.cpu() for k, v in model.state_dict().items()}
+    cpu = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+    cpu.load_state_dict(state)
+    x = torch.randn(5, 3)
+    np.testing.assert_allclose(model(x.cuda()).detach().cpu().numpy(), cpu(x).detach().numpy(), rtol=1e-5,
+                               atol=1e-6)

@@ -6,7 +6,8 @@
 # This course teaches the two ideas everything in PyTorch rests on, **tensors** and
 # **autograd**, by *building* them. Together we grow `minitorch`, a small library that
 # speaks PyTorch's language (`import minitorch as torch` runs beginner PyTorch code) and is
-# written to be read: a few thousand lines of plain Python on top of NumPy.
+# written to be read: plain Python on top of NumPy, each mechanism in a file of its own (the
+# last cell of this page lists the files and counts their lines).
 #
 # You need Python and a little NumPy. You do **not** need a GPU, or PyTorch itself: every
 # lesson runs on a laptop CPU in under a minute. (If PyTorch *is* installed, lessons check
@@ -37,7 +38,13 @@
 #   *that* something is ("expected shape [2, 3], got [3, 2]");
 # - `hint()` gives a nudge; ask again for a bigger one;
 # - `solution()` shows the answer when you would rather read it than fight it;
-# - a progress line at the top shows how far you are.
+# - a progress line at the top shows how far you are, and `show_progress()` the whole table:
+#   each question is *not started*, *attempted* or *done*.
+#
+# Your progress is kept on your own machine, in `~/.minitorch/progress.json`. **On Colab** that
+# folder lives in the runtime and is gone when the runtime is reset: before you leave, run
+# `export_progress()` (from `minitorch_course`), which downloads a small file to your
+# computer; in a new runtime, `import_progress()` asks for that file and merges it back.
 #
 # Where it fits, your function is plugged into minitorch itself, and the rest of the exercise
 # runs on *your* code. If your instructor grades the exercises, the grader runs your notebook
@@ -85,6 +92,7 @@ import sys
 import numpy as np
 
 import minitorch as torch
+from minitorch_course.machine import gpu_report
 
 
 def version_of(dist):
@@ -120,16 +128,7 @@ line("matplotlib", version_of("matplotlib"), (3, 8), "the pictures")
 line("ipywidgets", version_of("ipywidgets"), (8, 1), "the sliders")
 line("scikit-learn", version_of("scikit-learn"), (1, 4), "the digits data set")
 
-if torch.cuda.is_available():
-    print(f"  {'GPU':<13}yes: {torch.cuda.device_count()} CUDA device(s), cuda:0 is "
-          f"{torch.cuda.get_device_name(0)}")
-else:
-    try:
-        torch.zeros(1, device="cuda")
-    except RuntimeError as e:
-        why = str(e)
-    print(f"  {'GPU':<13}none, and that is fine: every lesson runs on the CPU")
-    print(f"  {'GPU':<13}(minitorch says: {why})")
+print(gpu_report(prefix=f"  {'GPU':<13}"))  # yes, or why not and the fix for how you installed
 pytorch = version_of("torch")
 print(f"  {'PyTorch':<13}" + (f"{pytorch}: lessons will also check their answers against it" if pytorch
                                else "not installed (optional): lessons will skip their PyTorch comparisons"))
@@ -154,21 +153,23 @@ print("dy/dx  =", x.grad, " (that is 2·x)")
 # very same answer there:
 
 # %% id="first-taste-pytorch" tags=["nbval-ignore-output"]
-if importlib.util.find_spec("torch") is None:
-    print("PyTorch not installed: skipped")
-else:
-    import torch as real_torch
+from minitorch_course.compare import compare_with_pytorch  # runs the lines on both libraries
 
-    x_pt = real_torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-    (x_pt * x_pt).sum().backward()
-    assert x_pt.grad.tolist() == x.grad.tolist()
-    print("PyTorch agrees: dy/dx =", x_pt.grad)
+compare_with_pytorch("""
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = (x * x).sum()
+y.backward()
+y
+x.grad
+""")
 
 # %% [markdown]
 # ## The library you will read
 #
-# minitorch is small on purpose. Here are its pieces, with their sizes; lesson by lesson you
-# will open most of them. (The numbers change as the library grows.)
+# Here are minitorch's pieces, with their sizes; lesson by lesson you will open most of them,
+# one function or class at a time. Only the library is counted: the course's own machinery (checks,
+# progress, grading, the pictures) is a separate package, `minitorch_course`, that you never
+# need to read. (The numbers change as the library grows.)
 
 # %% id="library-files" tags=["nbval-ignore-output"]
 from pathlib import Path
@@ -179,7 +180,8 @@ for path in sorted(package.rglob("*.py")):
     n = len(path.read_text(encoding="utf-8").splitlines())
     total += n
     print(f"{n:6} lines  minitorch/{path.relative_to(package).as_posix()}")
-print(f"{total:6} lines in all")
+thousands = round(total / 1000)
+print(f"{total:6} lines in all: about {thousands} thousand lines of Python, comments and docstrings included")
 
 # %% [markdown]
 # That's it for tonight. When you are ready, open **01 · What is a tensor?**

@@ -15,25 +15,15 @@
 # 4. turn real data into tensors: a batch of images (4-D) and a batch of sentences (2-D).
 
 # %% id="setup"
-import inspect
-import os
-
-import matplotlib.pyplot as plt
 import numpy as np
-from IPython.display import Markdown, display
 
 import minitorch as torch
+from minitorch_course import draw  # the pictures: one call each
+from minitorch_course.compare import compare_with_pytorch  # the same lines, run on PyTorch too
+from minitorch_course.show import show_source  # the real source of anything, in the notebook
 
 torch.manual_seed(0)  # every random number in this lesson is the same on every run
 rng = np.random.default_rng(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 
 # %% [markdown]
@@ -85,41 +75,10 @@ print(torch.tensor(matrix))
 # and a 4-D tensor is a row of such stacks:
 
 # %% id="ranks-picture"
-def draw_block(ax, shape, x0=0.0, y0=0.0, color="tab:blue", numbers=False):
-    """Draw a tensor of rank <= 3 as squares: deeper slices sit behind, shifted up and right."""
-    depth, rows, cols = (1,) * (3 - len(shape)) + tuple(shape)
-    value = depth * rows * cols
-    for k in reversed(range(depth)):
-        for i in range(rows):
-            for j in range(cols):
-                value -= 1
-                x, y = x0 + j + 0.4 * k, y0 - i + 0.4 * k
-                ax.add_patch(plt.Rectangle((x, y), 1, 1, facecolor=color, edgecolor="white",
-                                           alpha=0.45 + 0.55 * (k == 0)))
-                if numbers and k == 0:
-                    n = (i * cols + j)
-                    ax.text(x + 0.5, y + 0.5, str(n), ha="center", va="center", fontsize=8, color="white")
+draw.ranks([(), (4,), (3, 4), (2, 3, 4), (2, 2, 3, 4)])
 
-
-fig, ax = plt.subplots(figsize=(13, 2.8))
-x = 0.0
-for shape, title in [((), "0-D: scalar"), ((4,), "1-D: vector"), ((3, 4), "2-D: matrix"),
-                     ((2, 3, 4), "3-D"), ((2, 2, 3, 4), "4-D")]:
-    blocks = shape[0] if len(shape) == 4 else 1
-    block_shape = shape[1:] if len(shape) == 4 else shape
-    cols = block_shape[-1] if block_shape else 1
-    width = cols + (0.4 if len(block_shape) == 3 else 0)
-    for b in range(blocks):
-        draw_block(ax, block_shape, x0=x + b * (width + 0.6), color=["tab:blue", "tab:orange"][b],
-                   numbers=len(shape) <= 2)
-    total = blocks * width + (blocks - 1) * 0.6
-    ax.text(x + total / 2, 2.2, f"{title}\nshape {tuple(shape)}", ha="center", va="bottom", fontsize=10)
-    x += total + 1.5
-ax.set_xlim(-0.5, x - 1)
-ax.set_ylim(-2.2, 3.4)
-ax.set_aspect("equal")
-ax.axis("off")
-plt.show()
+# %% id="ranks-picture-source" tags=["nbval-ignore-output"]
+show_source(draw.ranks)  # how the picture is drawn (folded: click to open)
 
 # %% [markdown]
 # Ragged data is not a tensor: minitorch refuses it the way PyTorch does, and says where.
@@ -278,38 +237,27 @@ print("one pixel, images[3, 0, 2, 4]: ", round(images[3, 0, 2, 4].item(), 4))
 # matplotlib takes it like a NumPy array):
 
 # %% id="image-grid"
-fig, axes = plt.subplots(2, 8, figsize=(11, 3.2))
-for i, ax in enumerate(axes.flat):
-    ax.imshow(images[i, 0], cmap="gray_r", vmin=0, vmax=1)
-    ax.set_title(f"[{i}]: a {labels[i].item()}", fontsize=9)
-    ax.axis("off")
-fig.suptitle(f"images: a 4-D tensor of shape {tuple(images.shape)}", fontsize=11)
-plt.tight_layout()
-plt.show()
+draw.image_grid(images, [f"[{i}]: a {labels[i].item()}" for i in range(len(images))],
+                title=f"images: a 4-D tensor of shape {tuple(images.shape)}")
+
+# %% id="image-grid-source" tags=["nbval-ignore-output"]
+show_source(draw.image_grid)  # how the picture is drawn (folded: click to open)
 
 # %% [markdown]
 # Color images have three channels: how much red, green and blue light each pixel gives. Let's
 # light up four digits, each in its own mix of the three. To draw one, matplotlib wants the
 # channels *last*, `(height, width, channels)`, while minitorch (like PyTorch) keeps them *first*;
-# `permute` reorders the dimensions just for drawing.
+# the drawing calls `permute(1, 2, 0)` to reorder the dimensions, just for drawing.
 
 # %% id="color-batch" claims="C40"
 mix = torch.tensor([[1.0, 0.45, 0.1], [0.1, 0.7, 1.0], [0.3, 1.0, 0.3], [1.0, 0.3, 0.9]])  # (4 images, 3 channels)
 color = images[:4] * mix.reshape(4, 3, 1, 1)  # each channel: the strokes, at that channel's strength
 print("color batch:", color.shape, "= (batch, channels, height, width)")
 
-fig, axes = plt.subplots(1, 8, figsize=(11, 1.9))
-for c, name in enumerate(["red", "green", "blue"]):
-    only_c = color[0] * torch.eye(3)[c].reshape(3, 1, 1)  # keep channel c, zero the others
-    axes[c].imshow(only_c.permute(1, 2, 0))
-    axes[c].set_title(f"color[0, {c}]: {name}", fontsize=8)
-axes[3].text(0.5, 0.5, "together:", ha="center", va="center", fontsize=9)
-for i in range(4):
-    axes[4 + i].imshow(color[i].permute(1, 2, 0))
-    axes[4 + i].set_title(f"color[{i}]", fontsize=8)
-for ax in axes:
-    ax.axis("off")
-plt.show()
+draw.color_channels(color)
+
+# %% id="color-batch-source" tags=["nbval-ignore-output"]
+show_source(draw.color_channels)  # how the picture is drawn (folded: click to open)
 
 # %% [markdown]
 # ### Sentences: 2-D, `(batch, sequence length)`
@@ -346,19 +294,11 @@ print("sentence lengths:", mask.sum(dim=1))
 # gray.
 
 # %% id="token-grid"
-inverse = {i: w for w, i in vocab.items()}
-grid = np.ma.masked_equal(np.asarray(tokens), 0)  # hide the padding, so it shows the background
-fig, ax = plt.subplots(figsize=(8, 2.6))
-ax.set_facecolor("0.85")
-ax.imshow(grid, cmap="tab20", vmin=1, vmax=20)
-for (b, s), token_id in np.ndenumerate(np.asarray(tokens)):
-    ax.text(s, b, f"{inverse[token_id]}\n{token_id}", ha="center", va="center", fontsize=8)
-ax.set_xticks(range(tokens.shape[1]))
-ax.set_yticks(range(tokens.shape[0]))
-ax.set_xlabel("sequence position (dim 1)")
-ax.set_ylabel("batch (dim 0)")
-ax.set_title(f"tokens: a 2-D tensor of shape {tuple(tokens.shape)}")
-plt.show()
+inverse = {i: w for w, i in vocab.items()}  # id -> word
+draw.token_grid(tokens, inverse, title=f"tokens: a 2-D tensor of shape {tuple(tokens.shape)}")
+
+# %% id="token-grid-source" tags=["nbval-ignore-output"]
+show_source(draw.token_grid)  # how the picture is drawn (folded: click to open)
 
 # %% [markdown]
 # A language model's first layer looks each id up in a table of vectors (an *embedding*, lesson
@@ -373,24 +313,22 @@ print("table", table.shape, "indexed by tokens", tokens.shape, "->", vectors.sha
 # %% [markdown]
 # ### Checking against PyTorch
 #
-# If PyTorch is installed, the same data gives the same shapes and dtypes there.
+# If PyTorch is installed, the same lines run there too: the same data gives the same shapes,
+# dtypes and values.
 
 # %% id="pytorch-check" tags=["nbval-ignore-output"]
-import importlib.util
-
-if importlib.util.find_spec("torch") is None:
-    print("PyTorch not installed: skipped")
-else:
-    import torch as real_torch
-
-    for data in [scalar, vector, matrix, cube, padded]:
-        ours, theirs = torch.tensor(data), real_torch.tensor(data)
-        assert tuple(ours.shape) == tuple(theirs.shape)
-        assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
-    theirs = real_torch.tensor(raw, dtype=real_torch.float32).unsqueeze(1) / 16
-    assert tuple(theirs.shape) == tuple(images.shape)
-    assert np.allclose(theirs.numpy(), np.asarray(images))
-    print("PyTorch agrees: same shapes, dtypes and values for all of this lesson's tensors")
+compare_with_pytorch("""
+torch.tensor(scalar).shape
+torch.tensor(vector).shape
+torch.tensor(matrix)
+torch.tensor(cube).shape
+torch.tensor(cube).dtype
+torch.tensor(padded)
+torch.tensor([[1, 2], [3]])
+torch.tensor(raw, dtype=torch.float32).unsqueeze(1) / 16
+torch.tensor(cube).reshape(-1).tolist()
+""", values={"scalar": scalar, "vector": vector, "matrix": matrix, "cube": cube, "padded": padded,
+             "raw": raw})
 
 # %% [markdown]
 # ## Recap

@@ -16,25 +16,16 @@
 
 # %% id="setup"
 import importlib.util
-import inspect
-import os
 
-import matplotlib.pyplot as plt
 import numpy as np
-from IPython.display import Markdown, display
 
 import minitorch as torch
+from minitorch_course import draw
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
 torch.manual_seed(0)
 rng = np.random.default_rng(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 
 def short(dtype):
@@ -212,11 +203,10 @@ rows = [
     ("normal noise", "torch.randn(2, 3)", torch.randn(2, 3), "rng.standard_normal((2, 3))",
      rng.standard_normal((2, 3)), "tf.random.normal((2, 3))"),
 ]
-lines = ["| what | PyTorch / minitorch | gives | NumPy | gives | TensorFlow |", "|---|---|---|---|---|---|"]
-for what, t_code, t_val, n_code, n_val, tf_code in rows:
-    lines.append(f"| {what} | `{t_code}` | {tuple(t_val.shape)} {short(t_val.dtype)} "
-                 f"| `{n_code}` | {n_val.shape} {short(n_val.dtype)} | `{tf_code}` |")
-display(Markdown("\n".join(lines)))
+draw.table(["what", "PyTorch / minitorch", "gives", "NumPy", "gives", "TensorFlow"],
+           [[what, f"`{t_code}`", f"{tuple(t_val.shape)} {short(t_val.dtype)}", f"`{n_code}`",
+             f"{n_val.shape} {short(n_val.dtype)}", f"`{tf_code}`"]
+            for what, t_code, t_val, n_code, n_val, tf_code in rows])
 
 # %% id="tensorflow-check" tags=["nbval-ignore-output"]
 if importlib.util.find_spec("tensorflow") is None:
@@ -248,20 +238,16 @@ print("randint(0, 10, (2, 5)):")
 print(torch.randint(0, 10, (2, 5)))
 
 # %% [markdown]
-# (Same seed, same numbers, but not PyTorch's numbers: minitorch draws with NumPy's generator,
-# PyTorch with its own.) What the distributions look like, from 20 000 draws each:
+# What the distributions look like, from 20 000 draws each:
 
 # %% id="random-picture"
 torch.manual_seed(0)
-fig, axes = plt.subplots(1, 3, figsize=(11, 2.6))
-axes[0].hist(np.asarray(torch.rand(20_000)), bins=40, color="tab:blue")
-axes[0].set_title("torch.rand: uniform on [0, 1)")
-axes[1].hist(np.asarray(torch.randn(20_000)), bins=40, color="tab:orange")
-axes[1].set_title("torch.randn: normal, mean 0, std 1")
-axes[2].hist(np.asarray(torch.randint(0, 6, (20_000,))), bins=np.arange(7) - 0.5, color="tab:green", rwidth=0.8)
-axes[2].set_title("torch.randint(0, 6): a fair die")
-plt.tight_layout()
-plt.show()
+draw.histograms({"torch.rand: uniform on [0, 1)": torch.rand(20_000),
+                 "torch.randn: normal, mean 0, std 1": torch.randn(20_000),
+                 "torch.randint(0, 6): a fair die": torch.randint(0, 6, (20_000,))})
+
+# %% id="random-picture-source" tags=["nbval-ignore-output"]
+show_source(draw.histograms)
 
 # %% [markdown]
 # ## 4. The dtypes, and what happens when they meet
@@ -322,28 +308,11 @@ show_source(torch._dtype._promote_pair)
 # float's width, NumPy widens the float until it can hold every value of the integer type.
 
 # %% id="promotion-picture" claims="C05"
-names = [short(d) for d in all_dtypes]
-order = {d: i for i, d in enumerate(all_dtypes)}
-grid = np.array([[order[torch.promote_types(a, b)] for b in all_dtypes] for a in all_dtypes])
-fig, ax = plt.subplots(figsize=(7.5, 6))
-ax.imshow(grid, cmap="viridis", alpha=0.85)
-differ = 0
-for i, a in enumerate(all_dtypes):
-    for j, b in enumerate(all_dtypes):
-        ours = torch.promote_types(a, b)
-        numpy_says = np.promote_types(a.np, b.np)
-        ax.text(j, i, short(ours).replace("float", "f").replace("uint", "u").replace("int", "i"),
-                ha="center", va="center", fontsize=8, color="black" if order[ours] >= 6 else "white")
-        if short(ours) != str(numpy_says):
-            differ += 1
-            ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", linewidth=2.5))
-ax.set_xticks(range(9), names, rotation=45)
-ax.set_yticks(range(9), names)
-ax.set_xlabel("dtype of b")
-ax.set_ylabel("dtype of a")
-ax.set_title(f"promote_types(a, b); red: NumPy differs ({differ} of 81 pairs)")
-plt.tight_layout()
-plt.show()
+differ = draw.promotion_table(all_dtypes, torch.promote_types, lambda a, b: np.promote_types(a.np, b.np))
+print(f"NumPy's answer differs on {differ} of {len(all_dtypes) ** 2} pairs")
+
+# %% id="promotion-picture-source" tags=["nbval-ignore-output"]
+show_source(draw.promotion_table)
 
 # %% [markdown]
 # Rule 3 is where day-to-day code meets the difference: Python numbers and division.
@@ -368,29 +337,34 @@ for expr, ours, theirs in cases:
 # %% [markdown]
 # ### Checking against PyTorch
 #
-# With PyTorch installed, the whole promotion table, the factories' dtypes and the scalar cases
-# are compared with the real thing.
+# With PyTorch installed, the lines of this lesson run there too: dtype inference, the
+# factories, the scalar cases, and (in a loop) the whole promotion table.
 
 # %% id="pytorch-check" tags=["nbval-ignore-output"]
-if importlib.util.find_spec("torch") is None:
-    print("PyTorch not installed: skipped")
-else:
-    import torch as real_torch
-
-    def pt(d):
-        return getattr(real_torch, short(d))
-
-    for a in all_dtypes:
-        for b in all_dtypes:
-            assert short(torch.promote_types(a, b)) == short(real_torch.promote_types(pt(a), pt(b))), (a, b)
-    for data in examples:
-        assert short(torch.tensor(data).dtype) == short(real_torch.tensor(data).dtype), data
-    assert short((ints_t + 2.5).dtype) == short((real_torch.tensor([1, 2, 3]) + 2.5).dtype)
-    assert short((ints_t / 2).dtype) == short((real_torch.tensor([1, 2, 3]) / 2).dtype)
-    for name, ours, _ in pairs[:-1]:  # every factory call of the table but zeros_like
-        theirs = eval(f"real_torch.{name}")  # the very same call, on PyTorch
-        assert short(ours.dtype) == short(theirs.dtype) and np.array_equal(np.asarray(ours), theirs.numpy()), name
-    print("PyTorch agrees: dtype inference, the factories, all 81 promotions, and the scalar rules")
+compare_with_pytorch("""
+[torch.tensor(data).dtype for data in examples]
+torch.tensor(np.array([1.0, 2.0, 3.0])).dtype
+torch.tensor(np.array([1.0, 2.0, 3.0]), dtype=torch.float32).dtype
+torch.zeros(2, 3)
+torch.ones(2, 3)
+torch.full((2, 3), 7)
+torch.full((2, 3), 7.0)
+torch.arange(5)
+torch.arange(0, 1, 0.25)
+torch.linspace(0, 1, 5)
+torch.eye(3)
+torch.zeros_like(torch.tensor([[1, 2], [3, 4]]))
+torch.zeros(2, 3, dtype=torch.int32)
+torch.arange(4, dtype=torch.float64)
+torch.tensor([1, 2, 3]) + 2.5
+torch.tensor([1, 2, 3]) / 2
+torch.tensor([1, 2, 3]) // 2
+torch.tensor([1.0, 2.0], dtype=torch.float16) + 2.5
+torch.tensor([1, 2, 3]) + torch.ones(3)
+torch.tensor([True]) + torch.tensor([True])
+names = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64"]
+[[torch.promote_types(getattr(torch, a), getattr(torch, b)) for b in names] for a in names]
+""", values={"examples": examples})
 
 # %% [markdown]
 # ## Recap

@@ -14,27 +14,18 @@
 # 4. debug three broken lines by printing shape and dtype.
 
 # %% id="setup"
-import importlib.util
-import inspect
-import os
 from itertools import permutations
 
-import matplotlib.pyplot as plt
 import numpy as np
-from IPython.display import Markdown, display
 
 import minitorch as torch
+from minitorch_course import draw
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.machine import gpu_report
+from minitorch_course.show import show_source
 
 torch.manual_seed(0)
 rng = np.random.default_rng(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 
 # %% [markdown]
@@ -60,11 +51,9 @@ table = [
     ("`requires_grad`", "whether operations on it are tracked for gradient computation", "`True` or `False`",
      lambda t: f"`{t.requires_grad}`"),
 ]
-header = "| attribute | description | example in the text | " + " | ".join(f"`{k}`" for k in tensors) + " |"
-rows = [header, "|---" * (3 + len(tensors)) + "|"]
-for name, description, example, read in table:
-    rows.append(f"| {name} | {description} | {example} | " + " | ".join(read(t) for t in tensors.values()) + " |")
-display(Markdown("\n".join(rows)))
+draw.table(["attribute", "description", "example in the text"] + [f"`{k}`" for k in tensors],
+           [[name, description, example] + [read(t) for t in tensors.values()]
+            for name, description, example, read in table])
 
 # %% [markdown]
 # The same facts, printed the plain way (you will type this line a lot):
@@ -127,7 +116,18 @@ t = torch.ones(3)
 print("t.device        ", repr(t.device), " printed:", t.device, " t.is_cuda:", t.is_cuda)
 gpu = torch.device("cuda:0")
 print("torch.device('cuda:0') ->", repr(gpu), " type:", gpu.type, " index:", gpu.index)
-print("same device?     ", t.device == torch.device("cpu"), t.device == "cpu", t.device == gpu)
+
+# %% [markdown]
+# A device *prints* like a string, but it is not one, and **a device never equals a string**:
+# `t.device == "cpu"` is `False`, in PyTorch as here. A test like `if x.device == "cuda":` would
+# silently never be true. Ask one of these three instead:
+
+# %% id="device-compare" claims="C10"
+print('str(t.device) == "cpu"            ', str(t.device) == "cpu")              # compare the printed name
+print('t.device.type == "cpu"            ', t.device.type == "cpu")              # any CPU / any GPU
+print('t.device == torch.device("cpu")   ', t.device == torch.device("cpu"))     # device with device
+print('t.device == "cpu"                 ', t.device == "cpu", "  <- never true: a device is not a string")
+print('t.device == gpu                   ', t.device == gpu)
 
 # %% [markdown]
 # Putting a tensor *on* `cuda:0` needs a GPU (and CuPy). Without one, minitorch says so, and says
@@ -141,7 +141,8 @@ else:
     try:
         torch.ones(3, device="cuda:0")
     except RuntimeError as e:
-        print("On this machine: no GPU. minitorch says:", e)
+        print("On this machine: no GPU. torch.ones(3, device='cuda:0') raises RuntimeError.")
+    print(gpu_report(prefix="On this machine: GPU "))
 
 # %% [markdown]
 # ## 5. requires_grad: is autograd watching?
@@ -253,14 +254,7 @@ def stride_report(d0, d1, d2, order):
 
 def show_strides(d0=2, d1=3, d2=4, order=(0, 1, 2)):
     offsets = stride_report(d0, d1, d2, order)
-    fig, ax = plt.subplots(figsize=(7, 2.4))
-    ax.plot(range(len(offsets)), offsets, "o-", color="tab:blue" if offsets == sorted(offsets) else "tab:red",
-            markersize=4)
-    ax.set_xlabel("position in the view's reading order")
-    ax.set_ylabel("offset in memory")
-    ax.set_title(f"permute{order} of a {d0}x{d1}x{d2} tensor")
-    plt.tight_layout()
-    plt.show()
+    draw.memory_walk(offsets, title=f"permute{order} of a {d0}x{d1}x{d2} tensor")
 
 
 # %% id="stride-widget" tags=["nbval-ignore-output"]
@@ -280,6 +274,9 @@ widgets.interact(
 
 # %% id="stride-fixed"
 show_strides(2, 3, 4, order=(2, 0, 1))
+
+# %% id="stride-fixed-source" tags=["nbval-ignore-output"]
+show_source(draw.memory_walk)  # how the picture is drawn (folded: click to open)
 
 # %% [markdown]
 # Lesson 05 builds views, slicing and `contiguous()` on top of exactly this.
@@ -305,7 +302,9 @@ print("weights:", describe(weights))
 
 # %% [markdown]
 # The shapes say it: `weights` expects 64 numbers per image, `images` holds each as 1×8×8.
-# Flatten each image to 64 first:
+# (The numbers in the message are those of the matrix product PyTorch actually attempts: it
+# folds the leading dimensions of `images` into rows, 16·1·8 = 128 rows of 8 numbers, hence
+# `(128x8 and 64x10)`.) Flatten each image to 64 first:
 
 # %% id="debug-shape-fix" claims="C49"
 scores = images.reshape(16, 64) @ weights
@@ -338,27 +337,35 @@ print("accuracy:", correct.float().mean().item())
 # %% [markdown]
 # ### Checking against PyTorch
 #
-# With PyTorch installed, the same tensors have the same attributes there, the strides of every
-# permutation above included.
+# With PyTorch installed, the lines of this lesson run there too: the attributes, the device
+# comparisons, the strides of every permutation, the errors and the gradient.
 
 # %% id="pytorch-check" tags=["nbval-ignore-output"]
-if importlib.util.find_spec("torch") is None:
-    print("PyTorch not installed: skipped")
-else:
-    import torch as real_torch
-
-    for t in tensors.values():
-        r = real_torch.tensor(t.detach().numpy(), requires_grad=t.requires_grad)
-        assert tuple(r.shape) == tuple(t.shape) and str(r.dtype)[6:] == str(t.dtype)[10:]
-        assert r.requires_grad == t.requires_grad and str(r.device) == str(t.device)
-    for shape in [(2, 3, 4), (1, 5, 2), (4, 4, 3)]:
-        for order in permutations(range(3)):
-            ours, theirs = torch.zeros(shape).permute(*order), real_torch.zeros(shape).permute(*order)
-            assert ours.stride() == theirs.stride() and ours.is_contiguous() == theirs.is_contiguous()
-    rb = real_torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-    ((rb * 2 + real_torch.tensor([1.0, 2.0, 3.0])) ** 2).sum().backward()
-    assert rb.grad.tolist() == b.grad.tolist()
-    print("PyTorch agrees: attributes, strides, contiguity and the gradient")
+compare_with_pytorch("""
+x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+w = torch.zeros(3, 2, dtype=torch.float64, requires_grad=True)
+[(t.shape, t.dtype, t.device, t.requires_grad) for t in (x, w, torch.tensor([7, 0, 3]))]
+t = torch.ones(3)
+t.device
+str(t.device) == "cpu"
+t.device.type == "cpu"
+t.device == torch.device("cpu")
+t.device == "cpu"
+t.device == torch.device("cuda:0")
+torch.device("cuda:0").type, torch.device("cuda:0").index
+torch.zeros(2, 3, 4).stride()
+[torch.zeros(shape).permute(*order).stride() for shape in shapes for order in orders]
+[torch.zeros(shape).permute(*order).is_contiguous() for shape in shapes for order in orders]
+torch.tensor([1, 2, 3], requires_grad=True)
+b = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = b * 2 + torch.tensor([1.0, 2.0, 3.0])
+y.grad_fn.name()
+(y * y).sum().backward()
+b.grad
+torch.ones(16, 1, 8, 8) @ torch.ones(64, 10)  # same message
+torch.ones(16, 64, dtype=torch.float64) @ torch.ones(64, 10)
+torch.tensor([1, 0, 1]).mean()
+""", values={"shapes": [(2, 3, 4), (1, 5, 2), (4, 4, 3)], "orders": list(permutations(range(3)))})
 
 # %% [markdown]
 # ## Recap

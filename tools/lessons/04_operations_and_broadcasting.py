@@ -16,27 +16,17 @@
 # We write `import minitorch as torch`, so every line below is also PyTorch code.
 
 # %% id="setup"
-import importlib.util
-import inspect
-import os
 import random
 
 import numpy as np
-from IPython.display import Markdown, display
 
 import minitorch as torch
+from minitorch_course import draw
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 _ = torch.manual_seed(0)
 random.seed(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 # %% [markdown]
 # ## 1. Elementwise operations
@@ -119,43 +109,10 @@ print(col + row)
 # copies broadcasting *pretends* are there (no memory is used for them, as we'll see).
 
 # %% id="broadcast-picture"
-import matplotlib.pyplot as plt
-from matplotlib.patches import Rectangle
+draw.broadcast(col, row)
 
-
-def draw_grid(ax, values, real_rows, real_cols, colour, title):
-    """A 2-D grid of numbers; cells beyond (real_rows, real_cols) are drawn pale."""
-    rows, cols = values.shape
-    for i in range(rows):
-        for j in range(cols):
-            real = i < real_rows and j < real_cols
-            ax.add_patch(Rectangle((j, rows - 1 - i), 1, 1, facecolor=colour if real else "#e8eef6",
-                                   edgecolor="white", linewidth=2))
-            ax.text(j + 0.5, rows - 0.5 - i, f"{values[i, j]:g}", ha="center", va="center",
-                    fontsize=11, color="white" if real else "#7f93ad")
-    ax.set_xlim(-0.1, cols + 0.1)
-    ax.set_ylim(-0.1, rows + 0.1)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    ax.set_title(title, fontsize=11)
-
-
-def show_broadcast(x, y):
-    """Draw x + y for tensors of at most 2 dims: each input stretched to the result's shape."""
-    out = x + y
-    shape = tuple(out.shape)
-    fig, axes = plt.subplots(1, 3, figsize=(10, 3))
-    for ax, t, colour, name in [(axes[0], x, "#4c72b0", "a"), (axes[1], y, "#dd8452", "b")]:
-        real = (1,) * (2 - t.ndim) + tuple(t.shape)          # treat a missing dim as size 1
-        draw_grid(ax, t.expand(*shape).numpy(), real[0], real[1], colour,
-                  f"{name}: {tuple(t.shape)} -> {shape}")
-    draw_grid(axes[2], out.numpy(), *shape, "#55a868", f"a + b: {shape}")
-    fig.text(0.36, 0.45, "+", fontsize=22, ha="center")
-    fig.text(0.64, 0.45, "=", fontsize=22, ha="center")
-    plt.show()
-
-
-show_broadcast(col, row)
+# %% id="broadcast-picture-source" tags=["nbval-ignore-output"]
+show_source(draw.broadcast)
 
 # %% [markdown]
 # ### The rule, written by hand
@@ -321,17 +278,21 @@ for name, make, make_np in promotion_cases:
 # `float64` scalar tensor (a learning rate, say) stays `float32`.
 
 # %% [markdown]
-# The same table against real PyTorch, when it is installed (the course never needs it):
+# The same cases on real PyTorch, when it is installed (the course never needs it): each line
+# below is one row of the table, run on both libraries.
 
 # %% id="promotion-pytorch"
-if HAVE_TORCH:
-    import torch as real_torch
-    print(f"{'operation':30}{'minitorch':11}PyTorch")
-    for name, make, _ in promotion_cases:
-        ours, theirs = dtype_name(make(torch).dtype), dtype_name(make(real_torch).dtype)
-        print(f"{name:30}{ours:11}{theirs:9}{'same' if ours == theirs else 'DIFFERENT'}")
-else:
-    print("PyTorch not installed: skipped")
+compare_with_pytorch("""
+(torch.tensor([1, 2]) + 2.5).dtype
+(torch.tensor([1, 2]) / 2).dtype
+(torch.tensor([1], dtype=torch.int32) + torch.tensor([1])).dtype
+(torch.tensor([1], dtype=torch.int32) * torch.tensor(3)).dtype
+(torch.tensor([1.0]) + torch.tensor(1.0, dtype=torch.float64)).dtype
+(torch.tensor([1.0]) + 1.5).dtype
+(torch.tensor([True]) + 1).dtype
+torch.result_type(torch.tensor([1, 2]), 2.5)
+torch.promote_types(torch.int64, torch.float32)
+""")
 
 # %% [markdown]
 # The whole rule is one short function in minitorch: one running dtype per tier (tensors
@@ -551,6 +512,51 @@ except RuntimeError as e:
     print("RuntimeError:", e)
 print("counts:", counts.dtype, "| weights:", weights.dtype)
 print("counts.float() @ weights.T ->", (counts.float() @ weights.T).shape)
+
+# %% [markdown]
+# ### The rest of the lesson, on PyTorch
+#
+# With PyTorch installed, this lesson's other lines run there too: arithmetic, broadcasting and
+# its error, reductions, matmul shapes, the Huber loss and its gradient, and the two errors.
+
+# %% id="pytorch-check" tags=["nbval-ignore-output"]
+compare_with_pytorch("""
+a = torch.tensor([[1., 2., 3.], [4., 5., 6.]])
+b = torch.tensor([[10., 20., 30.], [40., 50., 60.]])
+a + b, a * b, b / a, a ** 2
+a > 2.5
+torch.where(a > 2.5, a, torch.zeros(1))
+z = torch.tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+z.neg(), z.abs(), z.exp(), z.relu(), z.sigmoid(), z.tanh()
+col = torch.tensor([[0.], [10.], [20.]])
+row = torch.tensor([1., 2., 3., 4.])
+col + row
+[torch.broadcast_shapes(sa, sb) for sa, sb in fitting]
+torch.broadcast_shapes((2, 3), (2,))
+torch.ones(2, 3) + torch.ones(2)
+row.expand(3, 4).stride()
+x = torch.arange(24).reshape(2, 3, 4).float()
+x.sum(), x.sum(dim=1, keepdim=True).shape, x.sum(dim=(0, 2))
+x.mean(dim=2, keepdim=True)
+x.max(dim=2)
+m = torch.tensor([[1., 2., 3.], [10., 20., 30.]])
+m - m.mean(dim=1, keepdim=True)
+m - m.mean(dim=1)
+[(torch.ones(sa) @ torch.ones(sb)).shape for sa, sb in matmul_fitting]
+torch.ones(2, 3) @ torch.ones(2, 3)
+w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(w * w).sum().backward()
+w.grad
+pred = torch.tensor([0.5, 1.0, 4.0, -1.0], requires_grad=True)
+err = pred - torch.tensor([0.0, 1.0, 2.0, 3.0])
+loss = torch.where(err.abs() <= 1.0, 0.5 * err ** 2, 1.0 * (err.abs() - 0.5)).mean()
+loss
+loss.backward()
+pred.grad
+torch.ones(8, 3) @ torch.ones(2, 3)  # same message
+torch.tensor([[1, 0, 2]]) @ torch.ones(3, 2)
+""", values={"fitting": [c for c in cases if c != ((2, 3), (2,))],
+             "matmul_fitting": [c for c in matmul_cases if c != ((2, 3), (2, 3))]})
 
 # %% [markdown]
 # ## Summary

@@ -17,26 +17,16 @@
 # `storage_offset()` and `data_ptr()` are not simulated, they describe real NumPy memory.
 
 # %% id="setup"
-import importlib.util
-import inspect
 import itertools
-import os
 
 import numpy as np
-from IPython.display import Markdown, display
 
 import minitorch as torch
+from minitorch_course import draw
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 _ = torch.manual_seed(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 # %% [markdown]
 # ## 1. Storage: one flat row
@@ -163,42 +153,10 @@ for dims in [(1, 0, 2), (2, 0, 1), (2, 1, 0)]:
 # `x[:, 1::2]` starts at offset 1 and never touches the grey cells.
 
 # %% id="memory-picture"
-import matplotlib.pyplot as plt
-from matplotlib.patches import Rectangle
+draw.memory_layout(storage, {"x": x, "x.t()": xt, "x[:, 1::2]": x[:, 1::2]})
 
-
-def draw_layout(ax, t, numel, title):
-    """Storage cells on top, the 2-D view `t` below, arrows from its first row into storage."""
-    rows, cols = t.shape
-    pos = [[position((i, j), t.stride(), t.storage_offset()) for j in range(cols)] for i in range(rows)]
-    colours = plt.get_cmap("viridis")(np.linspace(0.1, 0.9, rows * cols))
-    colour_at = {pos[i][j]: colours[i * cols + j] for i in range(rows) for j in range(cols)}
-    for p in range(numel):                                         # the storage row
-        ax.add_patch(Rectangle((p, 0), 1, 1, facecolor=colour_at.get(p, "#dddddd"), edgecolor="white", lw=2))
-        ax.text(p + 0.5, 0.5, str(p), ha="center", va="center", color="white" if p in colour_at else "grey")
-    left = (numel - cols) / 2                                      # the view's grid, centred below
-    for i in range(rows):
-        for j in range(cols):
-            y = -2.2 - i
-            ax.add_patch(Rectangle((left + j, y), 1, 1, facecolor=colours[i * cols + j], edgecolor="white", lw=2))
-            ax.text(left + j + 0.5, y + 0.5, str(pos[i][j]), ha="center", va="center", color="white")
-    for j in range(cols):                                          # arrows: first row -> storage
-        ax.annotate("", xy=(pos[0][j] + 0.5, 0), xytext=(left + j + 0.5, -1.2),
-                    arrowprops=dict(arrowstyle="->", color="#444444", lw=1))
-    ax.text(-0.3, 0.5, "storage", ha="right", va="center")
-    ax.text(left - 0.3, -1.7, "view", ha="right", va="center")
-    ax.set_title(f"{title}: shape {tuple(t.shape)}, stride {t.stride()}, offset {t.storage_offset()}")
-    ax.set_xlim(-2, numel + 0.2)
-    ax.set_ylim(-2.4 - rows, 1.2)
-    ax.set_aspect("equal")
-    ax.axis("off")
-
-
-fig, axes = plt.subplots(3, 1, figsize=(9, 9.5))
-for ax, (name, t) in zip(axes, [("x", x), ("x.t()", xt), ("x[:, 1::2]", x[:, 1::2])]):
-    draw_layout(ax, t, storage.numel(), name)
-plt.tight_layout()
-plt.show()
+# %% id="memory-picture-source" tags=["nbval-ignore-output"]
+show_source(draw.memory_layout)
 
 # %% [markdown]
 # ## 5. Contiguous or not
@@ -351,8 +309,7 @@ for dims in itertools.permutations(range(3)):
 # Change the sizes and the permutation yourself (this needs a live notebook: the widget
 # doesn't show in a static page; the table above is the same information):
 
-# %% id="strides-widget"
-# NBVAL_IGNORE_OUTPUT
+# %% id="strides-widget" tags=["nbval-ignore-output"]
 import ipywidgets as widgets
 
 
@@ -368,25 +325,27 @@ _ = widgets.interact(show_strides, d0=(1, 5), d1=(1, 5), d2=(1, 5),
                      dims=widgets.Dropdown(options=list(itertools.permutations(range(3))), value=(0, 1, 2)))
 
 # %% [markdown]
-# The same geometry in real PyTorch, when it is installed (the course never needs it):
+# The same views in real PyTorch, when it is installed (the course never needs it): the lines
+# of this lesson, run on both libraries.
 
 # %% id="strides-pytorch"
-def geometry(m):
-    """Shape, stride and contiguity of the same views, built with library `m`."""
-    base = m.arange(12, dtype=m.float32).view(3, 4)
-    views = {"x": base, "x.t()": base.t(), "x[:, 1::2]": base[:, 1::2], "x[1:, 2:]": base[1:, 2:],
-             "expand(4, 3)": m.ones(3).expand(4, 3), "unsqueeze(1)": base.unsqueeze(1),
-             "transpose.view": m.zeros(2, 3, 4).transpose(0, 1).view(3, 2, 2, 2)}
-    return {k: (tuple(v.shape), tuple(v.stride()), v.storage_offset(), v.is_contiguous()) for k, v in views.items()}
-
-
-if HAVE_TORCH:
-    import torch as real_torch
-    ours, theirs = geometry(torch), geometry(real_torch)
-    for k in ours:
-        print(f"{k:15} minitorch {ours[k]}  PyTorch {theirs[k]}  {'same' if ours[k] == theirs[k] else 'DIFFERENT'}")
-else:
-    print("PyTorch not installed: skipped")
+compare_with_pytorch("""
+x = torch.arange(12, dtype=torch.float32).view(3, 4)
+views = [x, x.t(), x[1], x[:, 2], x[1:, 2:], x[::2, ::3], x[:, 1::2], x.view(2, 6), x.unsqueeze(1), x.t().t()]
+[(v.shape, v.stride(), v.storage_offset(), v.is_contiguous()) for v in views]
+[cube.permute(*dims).stride() for cube in [torch.zeros(2, 3, 4)] for dims in itertools.permutations(range(3))]
+x.t().view(12)
+x.t().reshape(12).data_ptr() == x.data_ptr(), x.reshape(12).data_ptr() == x.data_ptr()
+x.contiguous() is x, x.t().contiguous().stride()
+y = torch.zeros(2, 3, 4).transpose(0, 1)
+y.stride(), y.view(3, 2, 2, 2).stride()
+y.view(6, 4)
+e = torch.tensor([1.0, 2.0, 3.0]).expand(4, 3)
+e.stride(), e.is_contiguous()
+e.add_(1)
+e.clone().add_(1).stride()
+[t.numpy().strides for t in (x, x.t(), x[:, 1::2], e)]
+""", values={"itertools": itertools})
 
 # %% [markdown]
 # ## Summary

@@ -17,27 +17,16 @@
 # 6. in-place operations and autograd: the two errors, and how to use `_` deliberately.
 
 # %% id="setup"
-import importlib.util
-import inspect
-import os
 import tracemalloc
 
-import matplotlib.pyplot as plt
 import numpy as np
-from IPython.display import Markdown, display
 
 import minitorch as torch
+from minitorch_course import draw
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 _ = torch.manual_seed(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 # %% [markdown]
 # ## 1. The underscore convention
@@ -246,16 +235,13 @@ print("same pattern as NumPy:", in_tensors["NumPy out-of-place"] == in_tensors["
       and in_tensors["NumPy in-place"] == in_tensors["minitorch in-place"])
 
 # %% id="memory-picture" claims="C33"
-fig, ax = plt.subplots(figsize=(7, 2.6))
-names = list(peaks)
-bars = ax.barh(names, [peaks[k] / 2**20 for k in names], color=["#dd8452", "#55a868", "#dd8452", "#55a868"])
-ax.bar_label(bars, fmt="%.2f MiB", padding=4)
-ax.set_xlim(0, 1.25 * max(peaks.values()) / 2**20)
-ax.invert_yaxis()
-ax.set_xlabel("peak memory allocated during 10 updates (MiB)")
-ax.set_title("x = x * 0.9 + 0.1   vs   x.mul_(0.9).add_(0.1)")
-plt.tight_layout()
-plt.show()
+draw.bars({name: peak / 2**20 for name, peak in peaks.items()},
+          xlabel="peak memory allocated during 10 updates (MiB)",
+          title="x = x * 0.9 + 0.1   vs   x.mul_(0.9).add_(0.1)",
+          colors=[draw.ORANGE, draw.GREEN, draw.ORANGE, draw.GREEN], fmt="%.2f MiB")
+
+# %% id="memory-picture-source" tags=["nbval-ignore-output"]
+show_source(draw.bars)  # how the picture is drawn (folded: click to open)
 
 # %% [markdown]
 # ## 5. TensorFlow: no `_`, because tensors can't change
@@ -457,32 +443,40 @@ loss.backward()
 print("backward works, a.grad =", a.grad)
 
 # %% [markdown]
-# The same two errors in real PyTorch, when it is installed (the course never needs it):
+# The same lines in real PyTorch, when it is installed (the course never needs it): the
+# convention, the traps, the version counter and the two errors.
 
 # %% id="inplace-pytorch"
-def error_of(m, case):
-    """The first words of the error `case` raises with library `m`, or 'no error'."""
-    try:
-        if case == "leaf":
-            m.ones(3, requires_grad=True).add_(1)
-        else:
-            a = m.ones(3, requires_grad=True)
-            b = a.exp()
-            loss = b.sum()
-            b.add_(1)
-            loss.backward()
-    except RuntimeError as e:
-        return " ".join(str(e).split()[:9])
-    return "no error"
-
-
-if HAVE_TORCH:
-    import torch as real_torch
-    for case in ["leaf", "saved"]:
-        print(f"{case:6} minitorch: {error_of(torch, case)}")
-        print(f"{'':6} PyTorch:   {error_of(real_torch, case)}")
-else:
-    print("PyTorch not installed: skipped")
+compare_with_pytorch("""
+x = torch.tensor([1.0, -2.0, 3.0])
+x.add(10) is x, x.add_(10) is x, x
+[getattr(torch.tensor([1.0, -2.0, 3.0]), name)(*args) for name, args in calls]
+[getattr(torch.tensor([1.0, -2.0, 3.0]), name + "_")(*args) for name, args in calls]
+w = torch.tensor([-1.0, 2.0])
+w.relu()
+w
+a = torch.tensor([1.0, 2.0])
+alias = a
+a += 1
+a is alias, alias
+torch.tensor([1, 2, 3]).mul_(0.5)
+t = torch.zeros(4)
+v = t[1:3]
+v.add_(1), t, t._version, v._version
+torch.tensor([1.0, 2.0, 3.0], requires_grad=True).add_(1)
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+b = a.exp()
+loss = b.sum()
+b._version
+b.add_(1)
+b._version
+loss.backward()
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+h = a * 2
+h.add_(1)
+h.sum().backward()
+a.grad
+""", values={"calls": [("add", (10,)), ("mul", (2,)), ("relu", ()), ("clamp", (0, 2)), ("neg", ())]})
 
 # %% [markdown]
 # ## Summary

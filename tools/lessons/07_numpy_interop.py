@@ -14,26 +14,16 @@
 # of every pipeline: raw numbers to a tensor of the right dtype.
 
 # %% id="setup"
-import importlib.util
-import inspect
 import io
-import os
 
 import numpy as np
-from IPython.display import Markdown, display
 
 import minitorch as torch
+from minitorch_course import draw
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 _ = torch.manual_seed(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 # %% [markdown]
 # ## 1. `from_numpy`: NumPy to tensor, same memory
@@ -217,28 +207,36 @@ rows = [
      f"`from_numpy(arr).numpy()` {shares(arr, torch.from_numpy(arr).numpy())}",
      f"`np.asarray(tensor)` {shares(arr, np.asarray(torch.from_numpy(arr)))}"),
 ]
-table = ["| feature | check | PyTorch (minitorch) | NumPy |", "|---|---|---|---|"]
-table += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows]
-display(Markdown("\n".join(table)))
+draw.table(["feature", "check", "PyTorch (minitorch)", "NumPy"], rows)
 
 # %% [markdown]
 # The two libraries are partners, not rivals: NumPy for loading and preparing data, tensors
 # for the model, and the two doors between them cost nothing.
 
 # %% id="pytorch-compare"
-if HAVE_TORCH:
-    import torch as real_torch
-    a = np.array([1.0, 2.0])
-    rt = real_torch.from_numpy(a)
-    a[0] = 100.0
-    print("PyTorch from_numpy shares too:", rt.tolist(), "| tensor() copies:",
-          not np.shares_memory(a, real_torch.tensor(a).numpy()))
-    try:
-        real_torch.ones(1, requires_grad=True).numpy()
-    except RuntimeError as e:
-        print("PyTorch says:", e)
-else:
-    print("PyTorch not installed: skipped")
+compare_with_pytorch("""
+arr = np.array([1.0, 2.0, 3.0, 4.0])
+t = torch.from_numpy(arr)
+t.dtype, np.shares_memory(arr, t.numpy()), t.data_ptr() == arr.__array_interface__["data"][0]
+arr[0] = 100.0
+t[1] = -5.0
+t.mul_(2)
+t, arr
+src = np.arange(6, dtype=np.float32).reshape(2, 3)
+np.shares_memory(torch.from_numpy(src).t().numpy(), src)
+arr = np.array([1.0, 2.0, 3.0])
+shared, copied = torch.from_numpy(arr), torch.tensor(arr)
+arr[0] = 100.0
+shared, copied
+w = torch.tensor([0.5, -1.0], requires_grad=True)
+w.numpy()
+w.detach().numpy()
+np.asarray(torch.zeros(2, 3)).shape, np.linalg.norm(torch.ones(4))
+raw = np.array([[150.0, 50.0], [160.0, 60.0], [170.0, 70.0]])
+train_x = torch.from_numpy(raw)
+raw -= raw.mean(axis=0)
+train_x
+""")
 
 # %% [markdown]
 # ## 5. The first pipeline step: raw numbers → ndarray → tensor

@@ -18,25 +18,15 @@
 
 # %% id="setup"
 import importlib.util
-import inspect
-import os
 import time
 
-from IPython.display import Markdown, display
-
 import minitorch as torch
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.machine import gpu_report, wrapped
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 HAVE_TF = importlib.util.find_spec("tensorflow") is not None
 _ = torch.manual_seed(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 # %% [markdown]
 # ## 1. Devices, and is there a GPU?
@@ -62,7 +52,7 @@ print("On this machine: minitorch.cuda.is_available() =", torch.cuda.is_availabl
 if torch.cuda.is_available():
     print(f"On this machine: {torch.cuda.device_count()} GPU(s); cuda:0 is {torch.cuda.get_device_name(0)}")
 else:
-    print("On this machine: no GPU, because", torch.cuda._cupy_state()[2])
+    print(gpu_report(prefix="On this machine: GPU "))  # why not, and the fix for how you installed
 print("CPU tensors compute with:", torch.device("cpu").xp.__name__)
 
 # %% [markdown]
@@ -94,7 +84,7 @@ else:
     try:
         x.to("cuda")
     except RuntimeError as e:
-        print("On this machine: RuntimeError:", e)
+        print(wrapped(f"RuntimeError: {e}", prefix="On this machine: "))
 
 # %% [markdown]
 # ## 3. The device-mismatch error
@@ -242,15 +232,19 @@ if torch.cuda.is_available():
     print("same result (up to float32 rounding):",
           torch.allclose((Ag @ Ag).cpu(), A @ A, rtol=1e-3, atol=1e-2))
 else:
-    print("cuda: skipped, because", torch.cuda._cupy_state()[2])
+    print(wrapped(f"cuda: skipped, because {torch.cuda.unavailable_reason()}"))
 
 # %% id="pytorch-compare"
-if HAVE_TORCH:
-    import torch as real_torch
-    print("PyTorch:", repr(real_torch.device("cuda:0")), "| new tensors on", real_torch.zeros(1).device)
-    print("minitorch:", repr(torch.device("cuda:0")), "| new tensors on", torch.zeros(1).device)
-else:
-    print("PyTorch not installed: skipped")
+compare_with_pytorch("""
+[torch.device(spec) for spec in ["cpu", "cuda", "cuda:0", "cuda:1"]]
+[(torch.device(spec).type, torch.device(spec).index) for spec in ["cpu", "cuda", "cuda:0", "cuda:1"]]
+torch.device("cuda", 0) == torch.device("cuda:0")
+torch.zeros(2).device
+x = torch.ones(2, 3)
+x.to("cpu") is x
+x.to(torch.float64).device, x.to(torch.float64).dtype
+(torch.zeros(3) + 1).device
+""")
 
 # %% [markdown]
 # ## Summary

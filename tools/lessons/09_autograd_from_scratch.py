@@ -14,26 +14,14 @@
 # read the source of its operations, and draw its graph.
 
 # %% id="setup"
-import importlib.util
-import inspect
 import math
-import os
-
-import matplotlib.pyplot as plt
-from IPython.display import Markdown, display
 
 import minitorch as torch
+from minitorch_course import draw
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 _ = torch.manual_seed(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 # %% [markdown]
 # ## 1. A scalar `Value` that records where it came from
@@ -190,15 +178,30 @@ tb64 = torch.tensor(-1.5, dtype=torch.float64, requires_grad=True)
 (ta64 * tb64 + ta64.exp()).tanh().backward()
 print(f"|difference| a: {abs(ta64.grad.item() - a.grad):.1e}   b: {abs(tb64.grad.item() - b.grad):.1e}")
 
+# %% [markdown]
+# The same lines in PyTorch, when it is installed: the same values, gradients and node names.
+
 # %% id="pytorch-compare" tags=["nbval-ignore-output"]
-if HAVE_TORCH:
-    import torch as real_torch
-    pa = real_torch.tensor(0.5, dtype=real_torch.float64, requires_grad=True)
-    pb = real_torch.tensor(-1.5, dtype=real_torch.float64, requires_grad=True)
-    (pa * pb + pa.exp()).tanh().backward()
-    print("PyTorch:", pa.grad.item(), pb.grad.item(), "| minitorch:", ta64.grad.item(), tb64.grad.item())
-else:
-    print("PyTorch not installed: skipped")
+compare_with_pytorch("""
+ta = torch.tensor(0.5, requires_grad=True)
+tb = torch.tensor(-1.5, requires_grad=True)
+ty = (ta * tb + ta.exp()).tanh()
+ty, ty.requires_grad, ty.grad_fn.name()
+ty.backward()
+ta.grad, tb.grad
+plain = torch.tensor(0.5)
+out = (plain * tb.detach() + plain.exp()).tanh()
+out.requires_grad, out.grad_fn
+ta64 = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+tb64 = torch.tensor(-1.5, dtype=torch.float64, requires_grad=True)
+(ta64 * tb64 + ta64.exp()).tanh().backward()
+ta64.grad, tb64.grad
+z = (ta * tb + ta.exp()).tanh()
+[n.name() for n, _ in z.grad_fn.next_functions]
+[type(n).__name__ for n, _ in z.grad_fn.next_functions[0][0].next_functions]
+leaf_node = z.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]
+leaf_node.variable is ta, type(leaf_node).__name__, leaf_node.name()
+""")
 
 # %% [markdown]
 # ## 4. The operations, in minitorch's source
@@ -217,7 +220,9 @@ show_source(pointwise.Exp)
 # The graph is made of the nodes these Functions create: `ty.grad_fn` is a `TanhBackward0`
 # node, and each node's `next_functions` lists `(node, output_nr)` pairs pointing at the
 # nodes that produced its inputs. A leaf with `requires_grad=True` gets an
-# `AccumulateGrad` node, whose job is to add the gradient into `.grad`.
+# `AccumulateGrad` node, whose job is to add the gradient into `.grad`; it holds the leaf in
+# `.variable`. (In PyTorch its `name()` is the full C++ name, `torch::autograd::AccumulateGrad`,
+# and its class is `AccumulateGrad`; minitorch follows.)
 
 # %% id="walk-next-functions" claims="C12"
 x = torch.tensor(0.5, requires_grad=True)
@@ -227,7 +232,7 @@ z = (x * w + x.exp()).tanh()
 
 def print_graph(node, indent=0):
     label = node.name()
-    if label == "AccumulateGrad":
+    if hasattr(node, "variable"):  # an AccumulateGrad node: it holds its leaf
         label += "  (leaf " + ("x" if node.variable is x else "w") + ")"
     print("  " * indent + label)
     for child, _ in node.next_functions:
@@ -240,76 +245,24 @@ print_graph(z.grad_fn)
 # %% [markdown]
 # ## 5. A picture of the graph, without Graphviz
 #
-# The drawing needs no system tools: walk `next_functions` once to collect nodes and edges,
-# give each node a *depth* (its longest distance from the output), place nodes of the same
-# depth in one row, and draw boxes and arrows with matplotlib. Arrows point the way the
-# gradient flows: from the output down to the leaves.
-
-# %% id="graph-collect"
-def collect(root):
-    """Nodes (in discovery order), edges (parent -> child) and depth of each node."""
-    nodes, edges, depth = [root], [], {root: 0}
-    i = 0
-    while i < len(nodes):
-        node = nodes[i]
-        i += 1
-        for child, _ in node.next_functions:
-            if child is None:
-                continue
-            edges.append((node, child))
-            if child not in depth:
-                nodes.append(child)
-                depth[child] = 0
-    changed = True                    # longest path from the root: relax until stable (a DAG)
-    while changed:
-        changed = False
-        for parent, child in edges:
-            if depth[child] < depth[parent] + 1:
-                depth[child] = depth[parent] + 1
-                changed = True
-    return nodes, edges, depth
-
-
-def draw_graph(root, names=None, title=""):
-    names = names or {}
-    nodes, edges, depth = collect(root)
-    rows = {}
-    for n in nodes:
-        rows.setdefault(depth[n], []).append(n)
-    pos = {}
-    for d, row in rows.items():
-        for k, n in enumerate(row):
-            pos[n] = (k - (len(row) - 1) / 2, -d)
-    width = max(len(r) for r in rows.values())
-    fig, ax = plt.subplots(figsize=(2.6 * width + 1.5, 1.25 * len(rows) + 0.5))
-    for parent, child in edges:
-        (x0, y0), (x1, y1) = pos[parent], pos[child]
-        ax.annotate("", xy=(x1, y1 + 0.2), xytext=(x0, y0 - 0.2),
-                    arrowprops=dict(arrowstyle="->", color="gray"))
-    for n, (px, py) in pos.items():
-        label = n.name()
-        if label == "AccumulateGrad":
-            label += "\n" + names.get(id(n.variable), "leaf")
-            color = "#cde8c4"
-        else:
-            color = "#c9daf8"
-        ax.text(px, py, label, ha="center", va="center", fontsize=10, family="monospace",
-                bbox=dict(boxstyle="round,pad=0.4", fc=color, ec="black"))
-    ax.set_xlim(-width / 2 - 0.3, width / 2 + 0.3)
-    ax.set_ylim(-len(rows) + 0.5, 0.5)
-    ax.set_title(title)
-    ax.axis("off")
-    plt.show()
-    return nodes, edges
+# The drawing needs no system tools: it walks `next_functions` once to collect nodes and
+# edges, gives each node a *depth* (its longest distance from the output), places nodes of the
+# same depth in one row, and draws boxes and arrows with matplotlib. Arrows point the way the
+# gradient flows: from the output down to the leaves. (The walk and the drawing are in the
+# folded cell below the picture.)
 
 # %% id="graph-picture" claims="C12"
-nodes, edges = draw_graph(z.grad_fn, names={id(x): "x", id(w): "w"},
-                          title="autograd graph of z = tanh(x*w + exp(x))")
+nodes, edges = draw.autograd_graph(z.grad_fn, names={id(x): "x", id(w): "w"},
+                                   title="autograd graph of z = tanh(x*w + exp(x))")
 print(len(nodes), "nodes,", len(edges), "edges")
 leaf = {id(x): "x", id(w): "w"}
 for parent, child in edges:
-    target = child.name() + (f" ({leaf[id(child.variable)]})" if child.name() == "AccumulateGrad" else "")
-    print(f"  {parent.name():15} -> {target}")
+    target = type(child).__name__ + (f" ({leaf[id(child.variable)]})" if draw.is_leaf_node(child) else "")
+    print(f"  {type(parent).__name__:15} -> {target}")
+
+# %% id="graph-picture-source" tags=["nbval-ignore-output"]
+show_source(draw.graph_layout)  # the walk: nodes, edges, depths
+show_source(draw.autograd_graph)  # the drawing
 
 # %% [markdown]
 # Two arrows end at `AccumulateGrad (x)`: `x` was used twice, and the engine adds the two
@@ -323,8 +276,8 @@ w1 = torch.tensor(-3.0, requires_grad=True)
 w2 = torch.tensor(1.0, requires_grad=True)
 bias = torch.tensor(6.8813735870195432, requires_grad=True)
 o = (x1 * w1 + x2 * w2 + bias).tanh()
-_ = draw_graph(o.grad_fn, names={id(x1): "x1", id(x2): "x2", id(w1): "w1", id(w2): "w2", id(bias): "b"},
-               title="o = tanh(x1*w1 + x2*w2 + b)")
+_ = draw.autograd_graph(o.grad_fn, names={id(x1): "x1", id(x2): "x2", id(w1): "w1", id(w2): "w2", id(bias): "b"},
+                        title="o = tanh(x1*w1 + x2*w2 + b)")
 o.backward()
 print("grads:", {n: round(t.grad.item(), 4) for n, t in [("x1", x1), ("x2", x2), ("w1", w1), ("w2", w2), ("b", bias)]})
 

@@ -15,25 +15,12 @@
 #    the flag belongs only on tensors that need gradients.
 
 # %% id="setup"
-import importlib.util
-import inspect
-import os
-
-from IPython.display import Markdown, display
-
 import minitorch as torch
 from minitorch.autograd import Function, gradcheck
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 _ = torch.manual_seed(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 # %% [markdown]
 # ## 1. A custom operation: Swish
@@ -119,15 +106,36 @@ try:
 except RuntimeError as e:
     print("\nRuntimeError:", e)
 
+# %% [markdown]
+# A `Function` written for minitorch is a `torch.autograd.Function` for PyTorch, line for
+# line. With PyTorch installed, the same class runs on both (on fixed inputs):
+
 # %% id="pytorch-swish" tags=["nbval-ignore-output"]
-if HAVE_TORCH:
-    import torch as real_torch
-    px = real_torch.tensor(xs.tolist(), dtype=real_torch.float64, requires_grad=True)
-    (px * real_torch.sigmoid(1.7 * px)).sum().backward()
-    QuietSwish.apply(xs, b64).sum().backward()
-    print("PyTorch agrees:", real_torch.allclose(px.grad, real_torch.tensor(xs.grad.tolist(), dtype=real_torch.float64)))
-else:
-    print("PyTorch not installed: skipped")
+compare_with_pytorch("""
+class Swish(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, beta):
+        s = (beta * x).sigmoid()
+        ctx.save_for_backward(x, beta, s)
+        return x * s
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        x, beta, s = ctx.saved_tensors
+        ds = s * (1 - s)
+        grad_x = grad_out * (s + beta * x * ds) if ctx.needs_input_grad[0] else None
+        grad_beta = (grad_out * x * x * ds).sum() if ctx.needs_input_grad[1] else None
+        return grad_x, grad_beta
+
+x = torch.tensor([-2.0, -0.5, 0.0, 1.0, 3.0], requires_grad=True)
+y = Swish.apply(x, torch.tensor(1.0))
+y, y.grad_fn.name()
+y.sum().backward()
+x.grad
+xs = torch.linspace(-2, 2, 6, dtype=torch.float64, requires_grad=True)
+b64 = torch.tensor(1.7, dtype=torch.float64, requires_grad=True)
+torch.autograd.gradcheck(Swish.apply, (xs, b64))
+""")
 
 # %% [markdown]
 # Where does `ctx` keep saved tensors? In the graph node itself: `ctx` **is** the

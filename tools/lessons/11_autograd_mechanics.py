@@ -12,11 +12,10 @@
 # 6. eager execution: every operation runs immediately, so `print` is a debugger.
 
 # %% id="setup"
-import importlib.util
-
 import minitorch as torch
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 _ = torch.manual_seed(0)
 
 # %% [markdown]
@@ -52,6 +51,16 @@ def evaluate(v):
 print("@no_grad() decorator:", evaluate(w).requires_grad)
 
 # %% [markdown]
+# The real thing: a grad mode is one flag, saved on entry and restored on exit. `no_grad` sets
+# it to `False`; every operation asks `is_grad_enabled()` before it records a node.
+
+# %% id="grad-mode-source" tags=["nbval-ignore-output"]
+from minitorch.autograd import grad_mode
+
+show_source(grad_mode._Mode)
+show_source(grad_mode.no_grad)
+
+# %% [markdown]
 # ## 2. Backward through the graph a second time
 #
 # After `backward`, the engine frees what the nodes saved for backward (the inputs of a
@@ -66,6 +75,17 @@ try:
     y.backward()
 except RuntimeError as e:
     print("RuntimeError:", e)
+
+# %% [markdown]
+# Where the freeing happens: `Tensor.backward` hands over to the engine's `run_backward`, which
+# runs each node once, in order, and (unless `retain_graph=True`) drops what it saved. Read
+# how it ends a node's turn:
+
+# %% id="backward-source" tags=["nbval-ignore-output"]
+from minitorch.autograd import engine
+
+show_source(torch.Tensor.backward)
+show_source(engine.run_backward)
 
 # %% [markdown]
 # If you really need it twice (two losses sharing a trunk, say), keep the graph with
@@ -122,6 +142,10 @@ print("x.grad:", x.grad, " (unclipped would be", 2 * 3 * (2 * x.detach()) ** 2, 
 handle.remove()
 clip.remove()
 
+# %% id="hook-source" tags=["nbval-ignore-output"]
+show_source(torch.Tensor.retain_grad)
+show_source(torch.Tensor.register_hook)
+
 # %% [markdown]
 # ## 5. In-place operations and the version counter
 #
@@ -140,6 +164,14 @@ try:
     c.sum().backward()
 except RuntimeError as e:
     print("RuntimeError:", e)
+
+# %% [markdown]
+# The check itself is a comparison of two integers, made when backward unpacks what was saved:
+
+# %% id="version-source" tags=["nbval-ignore-output"]
+from minitorch.autograd.function import SavedTensor
+
+show_source(SavedTensor)
 
 # %% [markdown]
 # ## 6. Eager execution: every operation runs now
@@ -176,6 +208,47 @@ try:
 except RuntimeError as e:
     print("RuntimeError:", e)
 print("check the shapes:", list(batch.shape), list(W.t().shape))
+
+# %% [markdown]
+# ### Checking against PyTorch
+#
+# With PyTorch installed, the lines of this lesson run there too (on fixed numbers).
+
+# %% id="pytorch-check" tags=["nbval-ignore-output"]
+compare_with_pytorch("""
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+(w * 2).requires_grad, torch.is_grad_enabled()
+with torch.no_grad():
+    inside = ((w * 2).requires_grad, torch.is_grad_enabled())
+inside
+with torch.set_grad_enabled(False):
+    off = (w * 2).requires_grad
+off
+d = w.detach()
+d.requires_grad, d.data_ptr() == w.data_ptr(), d.grad_fn
+x = torch.tensor(3.0, requires_grad=True)
+y = x.exp() * x
+y.backward(retain_graph=True)
+first = x.grad.clone()
+y.backward()
+first, x.grad
+y.backward()
+w = torch.tensor([1.0, -1.0], requires_grad=True)
+[(w * w).sum().backward() or w.grad.clone() for step in range(3)]
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+h = x * 2
+h.retain_grad()
+clip = x.register_hook(lambda g: g.clamp(-10, 10))
+(h ** 3).sum().backward()
+h.grad, x.grad
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = a * 1
+c = b * b
+b.add_(1)
+b._version
+c.sum().backward()
+torch.ones(4, 3) @ torch.ones(3, 2).t()
+""")
 
 # %% [markdown]
 # ## Summary

@@ -20,25 +20,13 @@
 # every sentence is proved by a cell.
 
 # %% id="setup"
-import importlib.util
-import inspect
-import os
-
 import numpy as np
-from IPython.display import Markdown, display
 
 import minitorch as torch
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 _ = torch.manual_seed(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 
 def f(x):
@@ -57,6 +45,17 @@ y = f(x)                                      # recorded, because x carries the 
 print("x.requires_grad:", x.requires_grad, "| y.grad_fn:", y.grad_fn.name())
 y.backward()
 print("x.grad:", x.grad.item(), "(expected 3*2^2 + 2 = 14)")
+
+# %% [markdown]
+# Where the flag decides, in minitorch's source: every operation goes through a `Primitive`'s
+# `apply`, which records a node only when an input has `_requires_grad` set *and* recording is
+# on (`STATE.enabled`, what `no_grad` switches off). Nothing else is consulted: no context,
+# no tape.
+
+# %% id="flag-source" tags=["nbval-ignore-output"]
+from minitorch._ops._prim import Primitive
+
+show_source(Primitive.apply)
 
 # %% [markdown]
 # ## 2. Build a `GradientTape` on the same engine
@@ -129,7 +128,12 @@ print("tape.gradient(y, x):", tape.gradient(y, x).item())
 
 # %% [markdown]
 # Same graph, same engine, same answer (14). What differs is only **where the decision to
-# record lives**: on `x` in section 1, on the `with` block here.
+# record lives**: on `x` in section 1, on the `with` block here. The tape's `gradient` is
+# minitorch's `autograd.grad`, PyTorch's way to get gradients *returned* rather than added
+# into `.grad`:
+
+# %% id="grad-source" tags=["nbval-ignore-output"]
+show_source(torch.autograd.grad)
 
 # %% [markdown]
 # ## 3. Created outside vs inside, used outside vs inside
@@ -352,6 +356,36 @@ for tf_call, tf_note, ours, make in rows:
 # while PyTorch accepts both `zeros(2, 3)` and `zeros((2, 3))`. And the last row is this
 # lesson in one line: in TensorFlow, a tensor you train is a different *kind* of object
 # (a `tf.Variable`, watched by tapes); in PyTorch it is an ordinary tensor with a flag.
+
+# %% [markdown]
+# ### Checking against PyTorch
+#
+# With PyTorch installed, the PyTorch half of this lesson runs there too: the flag, `no_grad`,
+# `autograd.grad` (what our tape is built on), and the creation calls of section 6.
+
+# %% id="pytorch-check" tags=["nbval-ignore-output"]
+compare_with_pytorch("""
+def f(x):
+    return x ** 3 + 2 * x
+
+x = torch.tensor(2.0, requires_grad=True)
+y = f(x)
+x.requires_grad, y.grad_fn.name()
+y.backward()
+x.grad
+plain = torch.tensor(2.0)
+f(plain).requires_grad, f(plain).grad_fn
+x = torch.tensor(2.0, requires_grad=True)
+with torch.no_grad():
+    quiet = f(x)
+quiet.requires_grad
+y = f(x)
+torch.autograd.grad(y, [x], retain_graph=True)
+torch.autograd.grad(y, [x])
+torch.autograd.grad(y, [x])
+[torch.tensor([1, 2, 3]).dtype, torch.zeros(2, 3).shape, torch.zeros((2, 3)).shape, torch.arange(4).dtype]
+torch.full((2,), 7.0), torch.tensor([1.0, 2.0], requires_grad=True)
+""")
 
 # %% [markdown]
 # ## 7. The model answer

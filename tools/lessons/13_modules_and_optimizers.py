@@ -14,26 +14,14 @@
 #    against `minitorch.optim`.
 
 # %% id="setup"
-import importlib.util
-import inspect
 import math
-import os
-
-from IPython.display import Markdown, display
 
 import minitorch as torch
 from minitorch import nn
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 _ = torch.manual_seed(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 # %% [markdown]
 # ## 1. A parameter is a tensor that wants a gradient
@@ -366,24 +354,31 @@ for k, v in model.state_dict().items():
 # %% [markdown]
 # ## PyTorch check
 #
-# With PyTorch installed, the same Adam steps from the same starting values give the same
-# numbers (this cell is skipped without it).
+# With PyTorch installed, the same SGD-with-momentum and Adam steps, from the same starting
+# values, run on both libraries and give the same numbers (skipped without it).
 
 # %% id="pytorch-adam" tags=["nbval-ignore-output"]
-if HAVE_TORCH:
-    import torch as real_torch
-    start = make_params()
-    ref = [real_torch.nn.Parameter(real_torch.tensor(p.tolist())) for p in start]
-    ropt = real_torch.optim.Adam(ref, lr=0.01)
-    inputs = real_torch.arange(6.0).reshape(2, 3) / 6
-    for t in range(5):
-        ropt.zero_grad()
-        ((inputs @ ref[0] + ref[1]).tanh() - 1).pow(2).sum().backward()
-        ropt.step()
-    print("PyTorch's Adam agrees:", all(real_torch.allclose(r, real_torch.tensor(p.tolist()), atol=1e-6)
-                                       for r, p in zip(ref, mine)))
-else:
-    print("PyTorch is not installed here: comparison skipped")
+compare_with_pytorch("""
+def compute_grads(params):
+    w, b = params
+    inputs = torch.arange(6.0).reshape(2, 3) / 6
+    return ((inputs @ w + b).tanh() - 1).pow(2).sum()
+
+def train(make_optimizer, steps):
+    params = [torch.nn.Parameter(torch.tensor(v)) for v in start]
+    opt = make_optimizer(params)
+    for _ in range(steps):
+        opt.zero_grad()
+        compute_grads(params).backward()
+        opt.step()
+    return params
+
+train(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9), 3)
+train(lambda ps: torch.optim.Adam(ps, lr=0.01), 5)
+layer = torch.nn.Linear(3, 2)
+[(name, p.shape, p.requires_grad) for name, p in layer.named_parameters()]
+list(layer.state_dict().keys())
+""", values={"start": [p.tolist() for p in make_params()]})
 
 # %% [markdown]
 # ## Summary

@@ -14,16 +14,15 @@
 # 6. a learning-rate slider that retrains a tiny model and redraws its curve.
 
 # %% id="setup"
-import importlib.util
-
-import matplotlib.pyplot as plt
 from threadpoolctl import threadpool_limits
 
 import minitorch as torch
 from minitorch import nn
 from minitorch.utils.data import DataLoader, TensorDataset
+from minitorch_course import draw
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 # Matrices this small multiply faster on one BLAS thread (waking a thread pool for a 64x64
 # product costs more than the product, especially on a busy 2-core machine).
 _blas = threadpool_limits(1, user_api="blas")
@@ -136,7 +135,7 @@ for epoch in range(10):
               f"test accuracy {accuracy_of(forward, x_test, y_test):.3f}")
 
 # %% [markdown]
-# The test accuracy wobbles on the way up (look at epoch 3): plain SGD with a large learning
+# The test accuracy can wobble on the way up: plain SGD with a large learning
 # rate takes every batch's gradient at face value, and the last batch of each epoch holds only
 # 3 images. Adam, below, averages gradients over steps and is much steadier.
 #
@@ -162,6 +161,13 @@ print("batches per epoch:", len(loader), "| a batch:", tuple(xb.shape), tuple(yb
 print("first labels, seed 0:", make_loader(0).__iter__().__next__()[1][:10].tolist())
 print("again,        seed 0:", make_loader(0).__iter__().__next__()[1][:10].tolist())
 print("other seed,   seed 1:", make_loader(1).__iter__().__next__()[1][:10].tolist())
+
+# %% [markdown]
+# The real thing: a `DataLoader` epoch is a permutation of the indices (drawn from its
+# generator when `shuffle=True`), cut into `batch_size` slices, each stacked into tensors.
+
+# %% id="dataloader-source" tags=["nbval-ignore-output"]
+show_source(DataLoader.__iter__)
 
 # %% [markdown]
 # ## 5. The everyday loop, with a progress bar
@@ -211,6 +217,13 @@ def make_mlp(seed=0):
     torch.manual_seed(seed)
     return nn.Sequential(nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 10))
 
+# %% [markdown]
+# Step 4, `opt.step()`, is where the weights change. Here is minitorch's Adam update, a few
+# lines of in-place tensor arithmetic under `no_grad`, per parameter:
+
+# %% id="adam-source" tags=["nbval-ignore-output"]
+show_source(torch.optim.Adam.step)
+
 # %% id="fit-progress" tags=["nbval-ignore-output"]
 from tqdm.auto import tqdm
 
@@ -231,28 +244,24 @@ print("the weights are Parameters that require grad:",
 
 # %% id="curves"
 epochs_axis = range(1, len(history["train_loss"]) + 1)
-fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.4))
-ax1.plot(epochs_axis, history["train_loss"], "o-", label="train")
-ax1.plot(epochs_axis, history["test_loss"], "s--", label="test")
-ax1.set_xlabel("epoch")
-ax1.set_ylabel("cross-entropy")
-ax1.set_yscale("log")
-ax1.legend()
-ax1.set_title("loss")
-ax2.plot(epochs_axis, history["test_acc"], "o-", color="tab:green")
-ax2.set_xlabel("epoch")
-ax2.set_ylabel("test accuracy")
-ax2.set_ylim(0.5, 1.0)
-ax2.set_title("accuracy")
-plt.tight_layout()
-plt.show()
+draw.curves([
+    {"title": "loss", "xlabel": "epoch", "ylabel": "cross-entropy", "yscale": "log",
+     "lines": {"train": (epochs_axis, history["train_loss"]), "test": (epochs_axis, history["test_loss"])}},
+    {"title": "accuracy", "xlabel": "epoch", "ylabel": "test accuracy", "ylim": (0.5, 1.0),
+     "lines": {"test accuracy": (epochs_axis, history["test_acc"])}},
+], figsize=(10, 3.4))
+
+# %% id="curves-source" tags=["nbval-ignore-output"]
+show_source(draw.curves)
 
 # %% [markdown]
 # ## 7. How the learning rate changes the curve
 #
 # The learning rate is the one knob every loop has. Too small and the loss creeps down; too
 # large and it jumps around or blows up. Move the slider: each position retrains a tiny model
-# (64 -> 16 -> 10, 4 epochs, about a second) from the same seed and redraws its loss curve.
+# (64 -> 16 -> 10, 4 epochs, about a second) from the same seed and redraws its loss curve:
+# the loss of every batch (noisy: batches differ, and the last one of each epoch holds only 3
+# images), and each epoch's mean loss over all its samples, the number to compare.
 
 # %% id="lr-function"
 def tiny_run(lr, epochs=4):
@@ -262,28 +271,30 @@ def tiny_run(lr, epochs=4):
         nn.init.normal_(p, std=0.1)
     loader = make_loader(0)
     opt = torch.optim.SGD(model.parameters(), lr=lr)
-    losses = []
+    batch_losses, epoch_means = [], []
     for _ in range(epochs):
+        total, count = 0.0, 0
         for xb, yb in loader:
             opt.zero_grad()
             loss = my_cross_entropy(model(xb), yb)
             loss.backward()
             opt.step()
-            losses.append(loss.item())
-    return losses
+            batch_losses.append(loss.item())
+            total += loss.item() * len(yb)        # weighted by the batch's size: a mean per sample
+            count += len(yb)
+        epoch_means.append(total / count)
+    return batch_losses, epoch_means
 
 
 def plot_lr(log10_lr=-0.5):
     lr = 10 ** log10_lr
-    losses = tiny_run(lr)
-    fig, ax = plt.subplots(figsize=(7, 2.8))
-    ax.plot(losses, color="tab:blue")
-    ax.set_xlabel("step (batch)")
-    ax.set_ylabel("training loss")
-    ax.set_ylim(0, 3)
-    ax.set_title(f"SGD, lr = {lr:.3g}: final loss {losses[-1]:.3f}")
-    plt.tight_layout()
-    plt.show()
+    batch_losses, epoch_means = tiny_run(lr)
+    steps_per_epoch = len(batch_losses) // len(epoch_means)
+    ends = [steps_per_epoch * (e + 1) - 1 for e in range(len(epoch_means))]   # the last step of each epoch
+    draw.curves([{"title": f"SGD, lr = {lr:.3g}: mean loss of the last epoch {epoch_means[-1]:.3f}",
+                  "xlabel": "step (batch)", "ylabel": "training loss", "ylim": (0, 3),
+                  "lines": {"each batch": (range(len(batch_losses)), batch_losses),
+                            "epoch mean": (ends, epoch_means)}}], figsize=(7, 2.8))
 
 # %% id="lr-widget" tags=["nbval-ignore-output"]
 import ipywidgets as widgets
@@ -297,23 +308,38 @@ widgets.interact(plot_lr, log10_lr=widgets.FloatSlider(value=-0.5, min=-3.0, max
 
 # %% id="lr-compare" claims="C31"
 for lr in (0.01, 0.3):
-    losses = tiny_run(lr)
-    print(f"lr={lr:<5} first loss {losses[0]:.3f}  final loss {losses[-1]:.3f}")
+    batch_losses, epoch_means = tiny_run(lr)
+    print(f"lr={lr:<5} mean loss of epoch 1 {epoch_means[0]:.3f}, of epoch {len(epoch_means)} "
+          f"{epoch_means[-1]:.3f}  (its last batch alone, {len(x_train) % 64} images: {batch_losses[-1]:.3f})")
 
 # %% [markdown]
 # ## PyTorch check
 #
-# With PyTorch installed, our `my_cross_entropy` matches `torch.nn.functional.cross_entropy`
-# on the same numbers (skipped without it).
+# With PyTorch installed, our `my_cross_entropy` and `smoothed_cross_entropy` run on both
+# libraries, and match `nn.functional.cross_entropy` (its `label_smoothing=` too), values and
+# gradients (skipped without it).
 
 # %% id="pytorch-loss" tags=["nbval-ignore-output"]
-if HAVE_TORCH:
-    import torch as real_torch
-    rl = real_torch.tensor(logits.tolist())
-    rt = real_torch.tensor(target.tolist())
-    print("PyTorch agrees:", abs(real_torch.nn.functional.cross_entropy(rl, rt).item() - mine.item()) < 1e-5)
-else:
-    print("PyTorch is not installed here: comparison skipped")
+compare_with_pytorch("""
+def my_cross_entropy(logits, target):
+    log_probs = logits - logits.logsumexp(dim=1, keepdim=True)
+    picked = log_probs[torch.arange(len(target)), target]
+    return -picked.mean()
+
+def smoothed_cross_entropy(logits, target, smoothing=0.1):
+    log_probs = logits - logits.logsumexp(dim=1, keepdim=True)
+    n_classes = logits.shape[1]
+    wanted = torch.full_like(log_probs, smoothing / n_classes)
+    wanted[torch.arange(len(target)), target] += 1 - smoothing
+    return -(wanted * log_probs).sum(dim=1).mean()
+
+logits = torch.tensor(values, requires_grad=True)
+target = torch.tensor([3, 0, 9, 3, 1])
+my_cross_entropy(logits, target), torch.nn.functional.cross_entropy(logits, target)
+smoothed_cross_entropy(logits, target), torch.nn.functional.cross_entropy(logits, target, label_smoothing=0.1)
+torch.autograd.grad(my_cross_entropy(logits, target), logits)
+torch.autograd.grad(torch.nn.functional.cross_entropy(logits, target), logits)
+""", values={"values": logits.tolist()})
 
 # %% [markdown]
 # ## Summary

@@ -16,31 +16,19 @@
 # 5. shows test images with their predicted and true labels, mistakes in red.
 
 # %% id="setup"
-import importlib.util
-import inspect
-import os
-
-import matplotlib.pyplot as plt
-from IPython.display import Markdown, display
 from threadpoolctl import threadpool_limits
 
 import minitorch as torch
 from minitorch import nn
 from minitorch.nn import functional as F
 from minitorch.utils.data import DataLoader, TensorDataset
+from minitorch_course import draw
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 # Small matrix products run faster on one BLAS thread, especially on a busy 2-core machine.
 _blas = threadpool_limits(1, user_api="blas")
 _ = torch.manual_seed(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 # %% [markdown]
 # ## 1. A batch of images is a 4-D tensor
@@ -257,37 +245,39 @@ print("mistakes (true -> predicted):", [(y_test[i].item(), pred[i].item()) for i
 # %% id="prediction-grid"
 right = [i for i in range(len(y_test)) if i not in set(wrong)]
 shown = (wrong[:8] + right)[:32]
-pics = x_test.cpu().numpy()
-fig, axes = plt.subplots(4, 8, figsize=(10, 5.6))
-for ax, i in zip(axes.flat, shown):
-    ok = pred[i].item() == y_test[i].item()
-    ax.imshow(pics[i, 0], cmap="gray_r")
-    ax.set_title(f"pred {pred[i].item()} / true {y_test[i].item()}", fontsize=8,
-                 color="tab:green" if ok else "tab:red")
-    for side in ax.spines.values():
-        side.set_edgecolor("tab:green" if ok else "tab:red")
-        side.set_linewidth(1 if ok else 3)
-    ax.set_xticks([])
-    ax.set_yticks([])
-fig.suptitle("test digits: predicted / true label (mistakes in red)")
-plt.tight_layout()
-plt.show()
+draw.image_grid(x_test[shown], [f"pred {pred[i].item()} / true {y_test[i].item()}" for i in shown],
+                title="test digits: predicted / true label (mistakes in red)",
+                correct=[pred[i].item() == y_test[i].item() for i in shown])
+
+# %% id="prediction-grid-source" tags=["nbval-ignore-output"]
+show_source(draw.image_grid)  # how the picture is drawn (folded: click to open)
 
 # %% [markdown]
 # ## PyTorch check
 #
-# With PyTorch installed, `torch.nn.functional.conv2d` gives the same numbers as our im2col
-# version (skipped without it).
+# With PyTorch installed, our im2col `my_conv2d` runs on both libraries, and matches
+# `nn.functional.conv2d` (and the strided window view matches) on the same numbers.
 
 # %% id="pytorch-conv" tags=["nbval-ignore-output"]
-if HAVE_TORCH:
-    import torch as real_torch
-    rx = real_torch.tensor(my_conv2d(xc, wc, bc).tolist())
-    rr = real_torch.nn.functional.conv2d(real_torch.tensor(xc.tolist()), real_torch.tensor(wc.tolist()),
-                                         real_torch.tensor(bc.tolist()))
-    print("PyTorch agrees:", real_torch.allclose(rx, rr, atol=1e-4))
-else:
-    print("PyTorch is not installed here: comparison skipped")
+compare_with_pytorch("""
+def my_conv2d(x, weight, bias):
+    n, c, h, w = x.shape
+    o, _, kh, kw = weight.shape
+    oh, ow = h - kh + 1, w - kw + 1
+    s_n, s_c, s_h, s_w = x.contiguous().stride()
+    windows = x.contiguous().as_strided((n, c, kh, kw, oh, ow), (s_n, s_c, s_h, s_w, s_h, s_w))
+    cols = windows.reshape(n, c * kh * kw, oh * ow)
+    out = weight.reshape(o, -1) @ cols + bias.reshape(o, 1)
+    return out.reshape(n, o, oh, ow)
+
+xc, wc, bc = torch.tensor(x_values), torch.tensor(w_values), torch.tensor(b_values)
+my_conv2d(xc, wc, bc)
+torch.nn.functional.conv2d(xc, wc, bc)
+x = torch.arange(16.0).reshape(1, 1, 4, 4)
+x.as_strided((1, 1, 2, 2, 3, 3), (16, 16, 4, 1, 4, 1)).stride()
+x.as_strided((1, 1, 2, 2, 3, 3), (16, 16, 4, 1, 4, 1))[0, 0, :, :, 1, 2]
+torch.nn.Conv2d(1, 8, 3, padding=1)(torch.zeros(2, 1, 8, 8)).shape
+""", values={"x_values": xc.tolist(), "w_values": wc.tolist(), "b_values": bc.tolist()})
 
 # %% [markdown]
 # ## Summary

@@ -13,19 +13,17 @@
 
 # %% id="setup"
 import importlib.util
-import inspect
-import os
 import sys
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
-from IPython.display import Markdown, display
 
 import minitorch as torch
 from minitorch import nn
+from minitorch_course import draw, links
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 _ = torch.manual_seed(0)
 
 # The synthetic reviews come from the course repository's examples/text_data.py (a fixed-seed
@@ -35,19 +33,11 @@ if (REPO_ROOT / "examples" / "text_data.py").exists() and str(REPO_ROOT) not in 
     sys.path.insert(0, str(REPO_ROOT))
 if importlib.util.find_spec("examples") is None and "google.colab" in sys.modules:
     import subprocess  # on Colab only the library is installed: fetch the examples folder too
-    subprocess.run(["git", "clone", "-q", "--depth", "1",
-                    "https://github.com/minitorch-course/minitorch-course", "/content/course"], check=True)
+    subprocess.run(["git", "clone", "-q", "--depth", "1", "--branch", links.BRANCH, links.clone_url(),
+                    "/content/course"], check=True)
     sys.path.insert(0, "/content/course")
 
-from examples import text_data  # noqa: E402
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
+from examples import text_data
 
 # %% [markdown]
 # ## 1. From words to ids
@@ -101,20 +91,10 @@ print(ids)
 # in grey. Every row has the same length; the grey tail is how much is not text.
 
 # %% id="batch-picture" claims="C41"
-fig, ax = plt.subplots(figsize=(9, 2.8))
-grid = np.ma.masked_equal(ids.numpy(), 0)          # padding shown in the background colour
-ax.set_facecolor("#dddddd")
-ax.imshow(grid, cmap="tab20", vmin=1, vmax=len(itos), aspect="auto")
-for (r, c), v in np.ndenumerate(ids.numpy()):
-    ax.text(c, r, itos[v] if v else "<pad>", ha="center", va="center", fontsize=7,
-            color="#777777" if v == 0 else "black")
-ax.set_xticks(range(max_len))
-ax.set_yticks(range(len(sentences)))
-ax.set_xlabel("position in the sentence (sequence dimension)")
-ax.set_ylabel("sentence (batch dimension)")
-ax.set_title(f"a token batch: ids.shape = {tuple(ids.shape)}")
-plt.tight_layout()
-plt.show()
+draw.token_grid(ids, itos, title=f"a token batch: ids.shape = {tuple(ids.shape)}", show_ids=False)
+
+# %% id="batch-picture-source" tags=["nbval-ignore-output"]
+show_source(draw.token_grid)  # how the picture is drawn (folded: click to open)
 
 # %% [markdown]
 # Padding positions are not words, and a model must not read them as such. A **mask** says
@@ -268,14 +248,12 @@ print("test accuracy, rounded to 0.05:", round(test_acc * 20) / 20)
 print("On this machine: test accuracy", round(test_acc, 4))
 
 # %% id="loss-curve" tags=["nbval-ignore-output"]
-fig, ax = plt.subplots(figsize=(5, 2.6))
-ax.plot(range(len(losses)), losses, marker="o")
-ax.set_yscale("log")
-ax.set_xlabel("epoch")
-ax.set_ylabel("train loss (log scale)")
-ax.set_title("embedding classifier on the synthetic reviews")
-plt.tight_layout()
-plt.show()
+draw.curves([{"title": "embedding classifier on the synthetic reviews", "xlabel": "epoch",
+              "ylabel": "train loss (log scale)", "yscale": "log", "lines": {"train": (range(len(losses)), losses)}}],
+            figsize=(5, 2.6))
+
+# %% id="loss-curve-source" tags=["nbval-ignore-output"]
+show_source(draw.curves)  # how the picture is drawn (folded: click to open)
 
 # %% [markdown]
 # New sentences go through the same pipeline: encode with the training vocabulary, pad to a
@@ -296,16 +274,32 @@ print("'wonderful' is unknown, id:", vocab.encode("wonderful", 1))
 # The last review shows the limit of a model trained on 24 adjectives: an unknown word is
 # `<unk>`, which carries no sentiment, so what the model says is a guess.
 
+# %% [markdown]
+# With PyTorch installed, the lines of this lesson run there too, on the same ids and the same
+# weights: the mask, one-hot versus indexing, the gradient counts, and `nn.Embedding` with its
+# padding row.
+
 # %% id="pytorch-compare" tags=["nbval-ignore-output"]
-if HAVE_TORCH:
-    import torch as real_torch
-    rt_emb = real_torch.nn.Embedding(V, D, padding_idx=0)
-    with real_torch.no_grad():
-        rt_emb.weight.copy_(real_torch.from_numpy(emb.weight.detach().numpy()))
-    rt_out = rt_emb(real_torch.from_numpy(ids.numpy()))
-    print("PyTorch nn.Embedding gives the same vectors:", np.allclose(rt_out.detach().numpy(), out.detach().numpy()))
-else:
-    print("PyTorch not installed: skipped")
+compare_with_pytorch("""
+ids = torch.tensor(id_rows)
+mask = ids != 0
+mask.sum(dim=1)
+W = torch.tensor(weights, requires_grad=True)
+one_hot = (ids.unsqueeze(-1) == torch.arange(W.shape[0])).float()
+by_index = W[ids]
+torch.allclose(one_hot @ W, by_index), by_index
+by_index.sum().backward()
+W.grad[:, 0]
+emb = torch.nn.Embedding(W.shape[0], W.shape[1], padding_idx=0)
+with torch.no_grad():
+    emb.weight.copy_(torch.tensor(weights))
+    emb.weight[0] = 0
+out = emb(ids)
+out
+out.sum().backward()
+emb.weight.grad[0], emb.weight.grad.sum(dim=1)
+emb(ids.float())
+""", values={"id_rows": ids.tolist(), "weights": W.detach().tolist()})
 
 # %% [markdown]
 # ## Summary

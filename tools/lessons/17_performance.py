@@ -16,29 +16,20 @@
 
 # %% id="setup"
 import importlib.util
-import inspect
-import os
 import time
 import timeit
 import tracemalloc
 
-import matplotlib.pyplot as plt
 import numpy as np
-from IPython.display import Markdown, display
 from threadpoolctl import threadpool_limits
 
 import minitorch as torch
+from minitorch_course import draw
+from minitorch_course.machine import wrapped
+from minitorch_course.show import show_source
 
 HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 _ = torch.manual_seed(0)
-
-
-def show_source(obj):
-    """Print the real minitorch source of `obj`, with the file and line it comes from."""
-    lines, start = inspect.getsourcelines(obj)
-    root = os.path.dirname(os.path.dirname(torch.__file__))
-    path = os.path.relpath(inspect.getsourcefile(obj), root).replace(os.sep, "/")
-    display(Markdown(f"`{path}`, line {start}:\n```python\n{''.join(lines)}```"))
 
 
 def best_time(fn, repeat=5, number=1, sync=lambda: None):
@@ -166,7 +157,7 @@ if torch.cuda.is_available():
     print("On this machine: the result lives on", (Ag @ Ag).device, "| same numbers:",
           torch.allclose((Ag @ Ag).cpu(), A @ A, rtol=1e-3, atol=1e-2))
 else:
-    print("On this machine: GPU timing skipped:", torch.cuda.unavailable_reason())
+    print(wrapped(f"GPU timing skipped: {torch.cuda.unavailable_reason()}", prefix="On this machine: "))
 print("a CPU tensor's product stays on the CPU:", (A @ A).device)
 
 # %% [markdown]
@@ -203,20 +194,15 @@ ratios = [m / n for m, n in zip(per_call["minitorch"], per_call["NumPy"])]
 for size, m, n, r in zip(sizes, per_call["minitorch"], per_call["NumPy"], ratios):
     print(f"On this machine: {size:>9,} elements: minitorch {m * 1e6:8.2f} us, NumPy {n * 1e6:8.2f} us, ratio {r:5.2f}")
 
-fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.4))
-for name, ts in per_call.items():
-    ax1.loglog(sizes, [t * 1e6 for t in ts], marker="o", label=name)
-ax1.set_xlabel("elements in a and b")
-ax1.set_ylabel("time of a + b (us)")
-ax1.set_title("time per operation")
-ax1.legend()
-ax2.semilogx(sizes, ratios, marker="o", color="C2")
-ax2.axhline(1, color="gray", lw=0.8)
-ax2.set_xlabel("elements in a and b")
-ax2.set_ylabel("minitorch time / NumPy time")
-ax2.set_title("overhead ratio")
-plt.tight_layout()
-plt.show()
+draw.curves([
+    {"title": "time per operation", "xlabel": "elements in a and b", "ylabel": "time of a + b (us)",
+     "xscale": "log", "yscale": "log", "lines": {name: (sizes, [t * 1e6 for t in ts]) for name, ts in per_call.items()}},
+    {"title": "overhead ratio", "xlabel": "elements in a and b", "ylabel": "minitorch time / NumPy time",
+     "xscale": "log", "hline": 1, "lines": {"minitorch / NumPy": (sizes, ratios)}},
+], figsize=(10, 3.4))
+
+# %% id="overhead-measure-source" tags=["nbval-ignore-output"]
+show_source(draw.curves)  # how the picture is drawn (folded: click to open)
 
 # %% [markdown]
 # Read the left plot from the left: for small tensors both lines are flat, the time doesn't

@@ -18,7 +18,6 @@
 # bottom; in your own code, the same message ends in a traceback pointing at the line.
 
 # %% id="setup"
-import importlib.util
 import warnings
 
 import numpy as np
@@ -26,8 +25,10 @@ import numpy as np
 import minitorch as torch
 from minitorch import nn
 import minitorch.nn.functional as F
+from minitorch_course.compare import compare_with_pytorch
+from minitorch_course.machine import wrapped
+from minitorch_course.show import show_source
 
-HAVE_TORCH = importlib.util.find_spec("torch") is not None  # real PyTorch, only for comparisons
 _ = torch.manual_seed(0)
 
 
@@ -35,7 +36,7 @@ def show_error(fn):
     """Run fn(), and print the error it raises as plain text (type: message)."""
     try:
         fn()
-    except Exception as e:  # noqa: BLE001 (we want to see whatever it is)
+    except Exception as e:  # any error: we want to see whatever it is
         print(f"{type(e).__name__}: {e}")
     else:
         print("no error")
@@ -79,6 +80,15 @@ show_error(lambda: x @ weight)
 describe(x, "x")
 describe(weight, "weight")
 print("fix: x @ weight.T ->", tuple((x @ weight.T).shape))
+
+# %% [markdown]
+# Where that message comes from: minitorch's `matmul` checks the inner sizes before computing,
+# and words the error as PyTorch does, then adds the fix.
+
+# %% id="matmul-source" tags=["nbval-ignore-output"]
+from minitorch._ops import linalg
+
+show_source(linalg.matmul)
 
 # %% [markdown]
 # ### A broadcast that fits too well
@@ -169,12 +179,12 @@ if torch.cuda.is_available():
     try:
         model_gpu(x)                                  # x is still on the CPU
     except RuntimeError as e:
-        print("On this machine: RuntimeError:", e)
+        print(wrapped(f"RuntimeError: {e}", prefix="On this machine: "))
 else:
     try:
         model.to("cuda")
     except RuntimeError as e:
-        print("On this machine: RuntimeError:", e)
+        print(wrapped(f"RuntimeError: {e}", prefix="On this machine: "))
 print("the fix, on any machine: move both to one device ->", model.to("cpu")(x.to("cpu")).device)
 
 # %% [markdown]
@@ -192,6 +202,14 @@ show_error(lambda: w.sub_(0.1))
 with torch.no_grad():
     w.sub_(0.1)                                       # the fix: an update, not a computation
 print("after the update under no_grad:", [round(v, 4) for v in w.tolist()], "| still a leaf:", w.is_leaf)
+
+# %% [markdown]
+# Every in-place method runs the same check first; `no_grad()` is the one way past it:
+
+# %% id="inplace-check-source" tags=["nbval-ignore-output"]
+from minitorch._ops import inplace
+
+show_source(inplace.check_inplace)
 
 # %% [markdown]
 # ### backward twice
@@ -366,18 +384,40 @@ loss = nn.BCEWithLogitsLoss()(out, y)
 describe(loss, "loss")
 print("checks passed: shapes", tuple(out.shape), "and dtypes", out.dtype, "agree")
 
+# %% [markdown]
+# With PyTorch installed, this lesson's broken lines run there too: the same error (type and,
+# where marked, PyTorch's own words inside ours), or the same value, line by line.
+
 # %% id="pytorch-compare" tags=["nbval-ignore-output"]
-if HAVE_TORCH:
-    import torch as real_torch
-    for name, fn in [("matmul shape", lambda: real_torch.randn(8, 4) @ real_torch.randn(3, 4)),
-                     ("float64 into Linear", lambda: real_torch.nn.Linear(3, 1)(real_torch.randn(5, 3).double())),
-                     ("leaf in-place", lambda: real_torch.ones(3, requires_grad=True).sub_(0.1))]:
-        try:
-            fn()
-        except RuntimeError as e:
-            print(f"PyTorch, {name}: {e}")
-else:
-    print("PyTorch not installed: skipped")
+compare_with_pytorch("""
+torch.ones(8, 4) @ torch.ones(3, 4)  # same message
+(torch.ones(8, 4) @ torch.ones(3, 4).T).shape
+pred = torch.tensor([[1.0], [2.0], [3.0], [4.0]])
+target = torch.tensor([1.0, 2.0, 3.0, 4.0])
+(pred - target).shape, ((pred - target) ** 2).mean()
+torch.nn.functional.mse_loss(pred.squeeze(1), target)
+model = torch.nn.Linear(3, 1)
+model(torch.ones(5, 3, dtype=torch.float64))
+model(torch.ones(5, 3)).shape
+torch.nn.CrossEntropyLoss()(torch.zeros(4, 3), torch.tensor([0.0, 2.0, 1.0, 2.0]))
+torch.nn.CrossEntropyLoss()(torch.zeros(4, 3), torch.tensor([0, 2, 1, 2]))
+torch.nn.BCEWithLogitsLoss()(torch.zeros(4), torch.tensor([1, 0, 0, 1]))
+torch.nn.BCEWithLogitsLoss()(torch.zeros(4), torch.tensor([1.0, 0.0, 0.0, 1.0]))
+torch.ones(3, requires_grad=True).sub_(0.1)  # same message
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+loss = (w * w).sum()
+loss.backward()
+loss.backward()
+torch.ones(3, requires_grad=True).numpy()
+x = torch.tensor([0.0, 1.0], requires_grad=True)
+y = x.exp()
+y.add_(1)
+y.sum().backward()
+raw = np.array([10.0, 20.0, 30.0], dtype=np.float32)
+inputs, copied = torch.from_numpy(raw), torch.tensor(raw)
+raw -= raw.mean()
+inputs, copied
+""")
 
 # %% [markdown]
 # ## Summary

@@ -18,11 +18,13 @@ import numbers
 import warnings
 
 from ... import _dtype
-from ..._factories import randperm, tensor
+from ..._factories import empty, randint, randperm, tensor
+from ..._random import Generator
 from ..._tensor import Tensor
 
-__all__ = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "DataLoader", "random_split", "default_collate",
-           "Sampler", "SequentialSampler", "RandomSampler", "BatchSampler"]
+__all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "Subset", "ConcatDataset", "ChainDataset",
+           "DataLoader", "random_split", "default_collate", "default_convert", "get_worker_info", "Sampler",
+           "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler"]
 
 
 # ---- datasets --------------------------------------------------------------------------------
@@ -35,6 +37,49 @@ class Dataset:
 
     def __add__(self, other):
         return ConcatDataset([self, other])
+
+
+class IterableDataset(Dataset):
+    """A stream of samples: subclass it and define __iter__ (no indexing). A DataLoader reads
+    it in order and batches what it yields; shuffle and samplers do not apply."""
+
+    def __iter__(self):
+        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+
+    def __add__(self, other):
+        return ChainDataset([self, other])
+
+
+class ChainDataset(IterableDataset):
+    """Several iterable datasets, one after the other."""
+
+    def __init__(self, datasets):
+        self.datasets = datasets
+
+    def __iter__(self):
+        for d in self.datasets:
+            if not isinstance(d, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            yield from d
+
+    def __len__(self):
+        total = 0
+        for d in self.datasets:
+            if not isinstance(d, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            total += len(d)
+        return total
+
+
+class WorkerInfo:
+    def __init__(self, **kwargs):
+        self.__dict__.update(kwargs)
+
+
+def get_worker_info():
+    """Which loader worker process this is: None, since minitorch loads in the main process
+    (as PyTorch's answer in the main process)."""
+    return None
 
 
 class TensorDataset(Dataset):
@@ -55,6 +100,28 @@ class TensorDataset(Dataset):
 
     def __len__(self):
         return self.tensors[0].size(0)
+
+
+class StackDataset(Dataset):
+    """Samples of several datasets side by side: a tuple (positional) or a dict (keywords)."""
+
+    def __init__(self, *args, **kwargs):
+        if args and kwargs:
+            raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like "
+                             "input/output, but both types are given.")
+        parts = args or kwargs
+        sizes = [len(d) for d in (args or kwargs.values())]
+        if len(set(sizes)) > 1:
+            raise ValueError("Size mismatch between datasets")
+        self._length, self.datasets = (sizes[0] if sizes else 0), parts
+
+    def __getitem__(self, index):
+        if isinstance(self.datasets, dict):
+            return {k: d[index] for k, d in self.datasets.items()}
+        return tuple(d[index] for d in self.datasets)
+
+    def __len__(self):
+        return self._length
 
 
 class Subset(Dataset):
@@ -135,19 +202,80 @@ class SequentialSampler(Sampler):
 
 
 class RandomSampler(Sampler):
-    """A fresh permutation each epoch, from `generator` (or minitorch's default generator, so
-    `minitorch.manual_seed` makes it repeatable)."""
+    """A fresh permutation each epoch (or, with replacement, num_samples random indices), drawn
+    as PyTorch draws it: from `generator`, or, without one, from a new generator seeded by one
+    draw of minitorch's default generator, so `minitorch.manual_seed` gives PyTorch's order."""
 
     def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
-        if replacement or num_samples is not None:
-            raise NotImplementedError("RandomSampler: replacement and num_samples are not supported by minitorch")
-        self.data_source, self.generator = data_source, generator
+        self.data_source, self.replacement, self._num_samples, self.generator = (
+            data_source, replacement, num_samples, generator)
+        if not isinstance(replacement, bool):
+            raise TypeError(f"replacement should be a boolean value, but got replacement={replacement}")
+        if not isinstance(self.num_samples, int) or self.num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={self.num_samples}")
+
+    @property
+    def num_samples(self):
+        return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self):
-        return iter(randperm(len(self.data_source), generator=self.generator).tolist())
+        n = len(self.data_source)
+        g = self.generator
+        if g is None:
+            g = Generator().manual_seed(_draw_seed(None))
+        if self.replacement:
+            for _ in range(self.num_samples // 32):
+                yield from randint(high=n, size=(32,), generator=g).tolist()
+            yield from randint(high=n, size=(self.num_samples % 32,), generator=g).tolist()
+        else:
+            for _ in range(self.num_samples // n):
+                yield from randperm(n, generator=g).tolist()
+            yield from randperm(n, generator=g).tolist()[:self.num_samples % n]
 
     def __len__(self):
-        return len(self.data_source)
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The given indices, in a random order each epoch (torch.randperm over their positions)."""
+
+    def __init__(self, indices, generator=None):
+        self.indices, self.generator = indices, generator
+
+    def __iter__(self):
+        for i in randperm(len(self.indices), generator=self.generator).tolist():
+            yield self.indices[i]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """num_samples indices drawn with probabilities proportional to weights (with replacement by
+    default): one torch.multinomial over the weights, as PyTorch draws them."""
+
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
+        from ..._factories import as_tensor
+        w = as_tensor(weights, dtype=_dtype.float64)
+        if w.ndim != 1:
+            raise ValueError(f"weights should be a 1d sequence but given weights have shape {tuple(w.shape)}")
+        self.weights, self.num_samples, self.replacement, self.generator = w, num_samples, replacement, generator
+
+    def __iter__(self):
+        from ..._factories import multinomial
+        yield from multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator).tolist()
+
+    def __len__(self):
+        return self.num_samples
+
+
+def _draw_seed(generator):
+    """One int64 draw, as PyTorch's torch.empty((), dtype=torch.int64).random_(generator=...)."""
+    return int(empty((), dtype=_dtype.int64).random_(generator=generator).item())
 
 
 class BatchSampler(Sampler):
@@ -192,6 +320,9 @@ def default_collate(batch):
         return stack(list(batch), 0)
     if type(elem).__module__ == "numpy" and not isinstance(elem, (str, bytes)):
         import numpy as np
+        if elem.dtype.kind in "SUO":  # strings and objects: no tensor holds them
+            raise TypeError(f"default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
+                            f"found {elem.dtype}")
         if isinstance(elem, np.ndarray):
             return tensor(np.stack(batch))
         return tensor(np.array(batch))
@@ -204,7 +335,11 @@ def default_collate(batch):
     if isinstance(elem, (str, bytes)):
         return list(batch)
     if isinstance(elem, dict):
-        return {k: default_collate([b[k] for b in batch]) for k in elem}
+        fields = {k: default_collate([b[k] for b in batch]) for k in elem}
+        try:
+            return type(elem)(fields)  # keep the mapping's own type (OrderedDict, ...), as PyTorch
+        except TypeError:
+            return fields
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):  # namedtuple
         return type(elem)(*(default_collate(list(s)) for s in zip(*batch)))
     if isinstance(elem, (tuple, list)):
@@ -223,14 +358,35 @@ class DataLoader:
     batch_size: samples per batch (None: no batching, yield samples one by one);
     shuffle: a new random order each epoch, drawn from `generator` (or minitorch's default);
     drop_last: skip the last, incomplete batch; collate_fn: how to combine samples.
-    Everything runs in this process (num_workers must be 0).
+    Everything runs in this process: num_workers > 0 is accepted, and gives the same batches
+    in the same order, loaded here (no worker processes, so get_worker_info() is None).
     """
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
                  collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
-                 generator=None, **_ignored):
-        if num_workers != 0:
-            raise ValueError("DataLoader: minitorch loads in the main process only; use num_workers=0")
+                 multiprocessing_context=None, generator=None, *, prefetch_factor=None, persistent_workers=False,
+                 pin_memory_device="", in_order=True):
+        if num_workers < 0:
+            raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable "
+                             "multiprocessing.")
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
+        if num_workers == 0 and prefetch_factor is not None:
+            raise ValueError("prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 "
+                             "to enable multiprocessing, otherwise set prefetch_factor to None.")
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
+        self._iterable = isinstance(dataset, IterableDataset)
+        if self._iterable:
+            if shuffle not in {False, None}:
+                raise ValueError(f"DataLoader with IterableDataset: expected unspecified shuffle option, but got "
+                                 f"shuffle={shuffle}")
+            if sampler is not None:
+                raise ValueError(f"DataLoader with IterableDataset: expected unspecified sampler option, but got "
+                                 f"sampler={sampler}")
+            if batch_sampler is not None:
+                raise ValueError(f"DataLoader with IterableDataset: expected unspecified batch_sampler option, but "
+                                 f"got batch_sampler={batch_sampler}")
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
         if batch_sampler is not None:
@@ -242,17 +398,33 @@ class DataLoader:
             raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive with "
                              "drop_last")
         if sampler is None:
-            sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+            if self._iterable:
+                sampler = _InfiniteConstantSampler()
+            else:
+                sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
         if batch_size is not None and batch_sampler is None:
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         self.dataset, self.batch_size, self.drop_last = dataset, batch_size, drop_last
         self.sampler, self.batch_sampler, self.generator = sampler, batch_sampler, generator
-        self.num_workers = num_workers
+        # worker processes are not used: every batch is loaded here, in the same order PyTorch's workers give
+        self.num_workers, self.prefetch_factor = num_workers, prefetch_factor
+        self.persistent_workers = persistent_workers
+        self.pin_memory, self.timeout, self.worker_init_fn = pin_memory, timeout, worker_init_fn
+        self.multiprocessing_context, self.in_order = multiprocessing_context, in_order
         self._auto_collation = batch_sampler is not None
         self.collate_fn = collate_fn if collate_fn is not None else (default_collate if self._auto_collation
-                                                                     else _convert)
+                                                                     else default_convert)
 
     def __iter__(self):
+        # Each pass starts by drawing a base seed (PyTorch's, for worker processes), so that
+        # every later draw comes where it comes in PyTorch; the samples are produced lazily.
+        _draw_seed(self.generator)
+        return self._batches()
+
+    def _batches(self):
+        if self._iterable:
+            yield from self._stream()
+            return
         if not self._auto_collation:
             for i in self.sampler:
                 yield self.collate_fn(self.dataset[i])
@@ -266,14 +438,65 @@ class DataLoader:
             else:
                 yield self.collate_fn([self.dataset[i] for i in indices])
 
+    def _stream(self):
+        """An IterableDataset: samples in the order it yields them, batch_size at a time."""
+        it = iter(self.dataset)
+        if not self._auto_collation:
+            for sample in it:
+                yield self.collate_fn(sample)
+            return
+        while True:
+            batch = []
+            for sample in it:
+                batch.append(sample)
+                if len(batch) == self.batch_size:
+                    break
+            if not batch or (self.drop_last and len(batch) < self.batch_size):
+                return
+            yield self.collate_fn(batch)
+            if len(batch) < self.batch_size:
+                return
+
     def __len__(self):
+        if self._iterable:
+            n = len(self.dataset)  # a TypeError when the dataset has no length, as in PyTorch
+            if self.batch_size is not None:
+                n = n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
+            return n
         if self._auto_collation:
             return len(self.batch_sampler)
         return len(self.sampler)
 
 
-def _convert(sample):
-    """Without batching, samples pass through (NumPy arrays become tensors, as in PyTorch)."""
-    if type(sample).__module__ == "numpy":
-        return tensor(sample)
-    return sample
+class _InfiniteConstantSampler(Sampler):
+    """The sampler of an IterableDataset: None, forever (the dataset decides what comes next)."""
+
+    def __iter__(self):
+        while True:
+            yield None
+
+
+def default_convert(data):
+    """Without batching: NumPy arrays and scalars become tensors, inside containers too; the
+    rest passes through (PyTorch's default_convert)."""
+    if isinstance(data, Tensor):
+        return data
+    if type(data).__module__ == "numpy" and not isinstance(data, (str, bytes)):
+        if getattr(data, "dtype", None) is not None and data.dtype.kind in "SUO":
+            return data
+        return tensor(data)
+    if isinstance(data, dict):
+        try:
+            return type(data)({k: default_convert(v) for k, v in data.items()})
+        except TypeError:
+            return {k: default_convert(v) for k, v in data.items()}
+    if isinstance(data, tuple) and hasattr(data, "_fields"):
+        return type(data)(*(default_convert(d) for d in data))
+    if isinstance(data, tuple):
+        return [default_convert(d) for d in data]
+    if isinstance(data, list):
+        return [default_convert(d) for d in data]
+    return data
+
+
+_convert = default_convert

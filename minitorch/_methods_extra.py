@@ -1,0 +1,238 @@
+"""Tensor methods for the wider API (ordering, scatter and index writes, more math, more
+shape ops, fused products), attached to the class as `_methods.py` attaches the core ones.
+Each op itself lives, forward beside backward, in one of `_ops/special.py`, `sorting.py`,
+`scatter.py`, `shape_ops.py`, `blas.py`, `stats.py`, `einsum.py`."""
+from __future__ import annotations
+
+from . import _dtype
+from ._ops import blas, scatter as sc, shape_ops as so, sorting, special as sp, stats
+from ._ops import pointwise as pw
+from ._ops.inplace_prim import write_inplace
+from ._tensor import Tensor
+
+
+def _method(name, fn):
+    setattr(Tensor, name, fn)
+
+
+# ---- math --------------------------------------------------------------------------------
+
+for _name in ["tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan",
+              "arcsinh", "arccosh", "arctanh", "log2", "log10", "exp2", "sinc", "erf", "erfc", "erfinv", "lgamma",
+              "digamma", "deg2rad", "rad2deg", "frac", "fix", "sgn", "logit", "nan_to_num", "atan2", "arctan2", "lerp",
+              "float_power", "addcmul", "addcdiv", "i0"]:
+    _method(_name, getattr(sp, _name))
+Tensor.polygamma = lambda self, n: sp.polygamma(n, self)
+# real tensors only: conjugation is the identity, and PyTorch returns the tensor itself
+Tensor.conj = Tensor.conj_physical = Tensor.conj_physical_ = Tensor.resolve_conj = Tensor.resolve_neg = \
+    lambda self: self
+Tensor.is_conj = Tensor.is_neg = lambda self: False
+for _name, _fn in sp.INPLACE.items():
+    _method(_name, _fn)
+
+
+
+def _default(name, fn):
+    """Attach an in-place form of a core op unless the core defines its own (which then wins)."""
+    if not hasattr(Tensor, name):
+        setattr(Tensor, name, fn)
+
+
+for _name, _fn in {"expm1_": pw.expm1, "log1p_": pw.log1p, "rsqrt_": pw.rsqrt, "reciprocal_": pw.reciprocal}.items():
+    _default(_name, sp.inplace_from(_fn, _name))  # ops made of other ops: computed out of place, copied in
+_SIGN_ = sp._inplace_prim(pw.Sign, "sign_", floating=False)
+_SGN_ = sp._inplace_prim(sp.Sgn, "sgn_", floating=False)
+_SQUARE_ = sp.inplace_from(pw.square, "square_")
+_TRUNC_ = sp._inplace_prim(pw.Trunc, "trunc_", floating=False)
+
+
+def _refuse_bool(self, error):
+    if self.dtype is _dtype.bool:
+        raise error
+
+
+def sign_(self):
+    return _SIGN_(self) if self.dtype is not _dtype.bool else self  # a bool is its own sign
+
+
+def sgn_(self):
+    return _SGN_(self) if self.dtype is not _dtype.bool else self
+
+
+def square_(self):
+    _refuse_bool(self, RuntimeError("result type Long can't be cast to the desired output type Bool"))
+    return _SQUARE_(self)
+
+
+def absolute_(self):
+    _refuse_bool(self, NotImplementedError("\"abs_cpu\" not implemented for 'Bool'"))
+    return self.abs_()
+
+
+def negative_(self):
+    _refuse_bool(self, RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                                    "to invert a mask, use the `~` or `logical_not()` operator instead."))
+    return self.neg_()
+
+
+def trunc_(self):
+    _refuse_bool(self, NotImplementedError("\"trunc_vml_cpu\" not implemented for 'Bool'"))
+    return _TRUNC_(self) if self.dtype.is_floating_point else self  # integers are already whole
+
+
+def logical_not_(self):
+    """Writes 1/0 (True/False) in the tensor's own dtype."""
+    return self.copy_(pw.logical_not(self))
+
+
+def bitwise_not_(self):
+    return self.copy_(pw.bitwise_not(self))
+
+
+for _f in [trunc_, logical_not_, bitwise_not_, sign_, sgn_, square_, absolute_, negative_]:
+    _default(_f.__name__, _f)
+_default("fix_", trunc_)
+
+
+class ClampMin(pw.Clamp):
+    _node_name = "ClampMinBackward0"
+
+
+class ClampMax(pw.Clamp):
+    _node_name = "ClampMaxBackward0"
+
+
+def clamp_min_(self, min):  # noqa: A002
+    if isinstance(min, Tensor):
+        return self.clamp_(min=min)
+    return write_inplace(self, ClampMin, (), {"min": min, "max": None}, "clamp_min_", (_clamp_dtype(self, min),
+                                                                                      self.shape))
+
+
+def clamp_max_(self, max):  # noqa: A002
+    if isinstance(max, Tensor):
+        return self.clamp_(max=max)
+    return write_inplace(self, ClampMax, (), {"min": None, "max": max}, "clamp_max_", (_clamp_dtype(self, max),
+                                                                                      self.shape))
+
+
+def _clamp_dtype(self, bound):
+    return _dtype.get_default_dtype() if isinstance(bound, float) and not self.dtype.is_floating_point else self.dtype
+
+
+_default("clamp_min_", clamp_min_)
+_default("clamp_max_", clamp_max_)
+
+
+def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    import minitorch
+    return minitorch.allclose(self, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    import minitorch
+    return minitorch.isclose(self, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def apply_(self, callable):  # noqa: A002
+    """Replace each element x by callable(x), in place (a Python loop: CPU tensors only, as in PyTorch)."""
+    if self._device.type != "cpu":
+        raise TypeError("apply_ is only implemented on CPU tensors")
+    if self.requires_grad:
+        raise RuntimeError("Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead.")
+    flat = self._data.reshape(-1) if self._data.flags.c_contiguous else None
+    values = [callable(v) for v in self._data.reshape(-1).tolist()]
+    if flat is not None:
+        flat[...] = values
+    else:
+        self._data[...] = self._device.xp.asarray(values, dtype=self._data.dtype).reshape(self.shape)
+    self._storage.version += 1
+    return self
+
+
+def map_(self, tensor, callable):  # noqa: A002
+    """self[i] = callable(self[i], tensor[i]) for every element, tensor broadcast to self's shape."""
+    if self._device.type != "cpu":
+        raise TypeError("map_ is only implemented on CPU tensors")
+    if self.requires_grad:
+        raise RuntimeError("Can't call map_() on Variable that requires grad. Use var.detach().map_() instead.")
+    xp = self._device.xp
+    other = xp.broadcast_to(tensor._data, self.shape).reshape(-1).tolist()
+    values = [callable(a, b) for a, b in zip(self._data.reshape(-1).tolist(), other)]
+    self._data[...] = xp.asarray(values, dtype=self._data.dtype).reshape(self.shape)
+    self._storage.version += 1
+    return self
+
+
+for _f in [allclose, isclose, apply_, map_]:
+    _method(_f.__name__, _f)
+
+# ---- shapes ------------------------------------------------------------------------------
+
+for _name in ["roll", "tril", "triu", "diagonal", "diag", "diag_embed", "trace", "unfold", "broadcast_to", "ravel",
+              "repeat_interleave", "diff", "unsqueeze_", "squeeze_", "transpose_", "resize_"]:
+    _method(_name, getattr(so, _name))
+Tensor.swapdims_ = Tensor.swapaxes_ = so.transpose_
+Tensor.resize_as_ = lambda self, other, memory_format=None: so.resize_(self, other.shape)
+Tensor.argwhere = lambda self: self.nonzero()
+
+
+def _tri_(cls, op):
+    run = sp._inplace_prim(cls, op, floating=False)
+
+    def method(self, diagonal=0):
+        if self.ndim < 2:
+            raise RuntimeError(f"{op[:-1]}: input tensor must have at least 2 dimensions")
+        return run(self, k=int(diagonal))
+    method.__name__ = op
+    return method
+
+
+Tensor.tril_ = _tri_(so.Tril, "tril_")
+Tensor.triu_ = _tri_(so.Triu, "triu_")
+
+# ---- ordering ----------------------------------------------------------------------------
+
+for _name in ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "unique",
+              "unique_consecutive", "bincount", "histc"]:
+    _method(_name, getattr(sorting, _name))
+
+# ---- index writes ----------------------------------------------------------------------
+
+for _name in ["scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_", "index_add",
+              "index_add_", "index_fill", "index_fill_", "index_copy", "index_copy_", "index_put", "index_put_",
+              "masked_select", "masked_scatter", "masked_scatter_", "take", "put", "put_", "take_along_dim"]:
+    _method(_name, getattr(sc, _name))
+
+# ---- products and statistics ---------------------------------------------------------------
+
+for _name in ["addmm", "addmv", "addr", "baddbmm", "addbmm"]:
+    _method(_name, getattr(blas, _name))
+    _method(_name + "_", getattr(blas, _name + "_"))
+Tensor.dist = stats.dist
+Tensor.count_nonzero = stats.count_nonzero
+
+
+
+# ---- torch.xxx_(t, ...): the functional spellings of in-place methods ---------------------
+
+_TORCH_INPLACE = [
+    "abs_", "absolute_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_",
+    "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_",
+    "deg2rad_", "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_", "log10_",
+    "log1p_", "log2_", "log_", "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_",
+    "round_", "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_",
+    "zero_", "detach_", "index_put_", "resize_as_", "addmv_", "i0_", "conj_physical_",
+]
+
+
+def _functional(name):
+    def f(input, *args, **kwargs):  # noqa: A002
+        return getattr(input, name)(*args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+def torch_inplace_functions():
+    """{name: function} for the module namespace: torch.sin_(t) is t.sin_()."""
+    return {n: _functional(n) for n in _TORCH_INPLACE if hasattr(Tensor, n)}

@@ -1,0 +1,191 @@
+"""The BLAS-style fused products: beta * input + alpha * (a product of two tensors).
+
+addmm (matrix @ matrix), addmv (matrix @ vector), addr (outer product), baddbmm (batched
+matmul) and addbmm (batched matmul summed over the batch). `input` broadcasts to the
+product's shape; beta = 0 ignores it entirely (even its NaNs), as in PyTorch.
+"""
+from __future__ import annotations
+
+from . import common
+from ._prim import Primitive
+from .inplace_prim import write_inplace
+
+
+def _combine(ctx, inp, prod, beta, alpha):
+    ctx.beta, ctx.alpha = beta, alpha
+    xp = inp._device.xp
+    out = prod if alpha == 1 else prod * alpha
+    if beta == 0:
+        return out
+    i = inp._data if beta == 1 else inp._data * beta
+    return (xp.broadcast_to(i, out.shape) + out).astype(out.dtype, copy=False)
+
+
+def _input_grad(ctx, grad):
+    if not ctx.needs_input_grad[0]:
+        return None
+    return grad * ctx.beta if ctx.beta != 1 else grad  # the engine sums it back to input's shape
+
+
+def _scaled(ctx, g):
+    return g * ctx.alpha if ctx.alpha != 1 else g
+
+
+class Addmm(Primitive):
+    _node_name = "AddmmBackward0"
+
+    @staticmethod
+    def forward(ctx, inp, a, b, *, beta, alpha):
+        need = ctx.needs_input_grad
+        if need:  # each matrix's gradient reads only the other one
+            ctx.save_for_backward(a if need[2] else None, b if need[1] else None)
+        return _combine(ctx, inp, a._data @ b._data, beta, alpha)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        ga = _scaled(ctx, grad @ b.mT) if ctx.needs_input_grad[1] else None
+        gb = _scaled(ctx, a.mT @ grad) if ctx.needs_input_grad[2] else None
+        return _input_grad(ctx, grad), ga, gb
+
+
+class Baddbmm(Addmm):
+    _node_name = "BaddbmmBackward0"  # the same formulas, batched: .mT transposes the last two dims
+
+
+class Addmv(Primitive):
+    _node_name = "AddmvBackward0"
+
+    @staticmethod
+    def forward(ctx, inp, m, v, *, beta, alpha):
+        ctx.save_for_backward(m, v)
+        return _combine(ctx, inp, m._data @ v._data, beta, alpha)
+
+    @staticmethod
+    def backward(ctx, grad):
+        m, v = ctx.saved_tensors
+        gm = _scaled(ctx, grad.unsqueeze(1) * v.unsqueeze(0)) if ctx.needs_input_grad[1] else None
+        gv = _scaled(ctx, m.t() @ grad) if ctx.needs_input_grad[2] else None
+        return _input_grad(ctx, grad), gm, gv
+
+
+class Addr(Primitive):
+    _node_name = "AddrBackward0"
+
+    @staticmethod
+    def forward(ctx, inp, u, v, *, beta, alpha):
+        ctx.save_for_backward(u, v)
+        return _combine(ctx, inp, u._data[:, None] * v._data[None, :], beta, alpha)
+
+    @staticmethod
+    def backward(ctx, grad):
+        u, v = ctx.saved_tensors
+        gu = _scaled(ctx, grad @ v) if ctx.needs_input_grad[1] else None
+        gv = _scaled(ctx, grad.t() @ u) if ctx.needs_input_grad[2] else None
+        return _input_grad(ctx, grad), gu, gv
+
+
+class Addbmm(Primitive):
+    _node_name = "AddbmmBackward0"
+
+    @staticmethod
+    def forward(ctx, inp, a, b, *, beta, alpha):
+        ctx.save_for_backward(a, b)
+        return _combine(ctx, inp, (a._data @ b._data).sum(axis=0), beta, alpha)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        g = grad.unsqueeze(0)  # every batch entry gets the same upstream gradient
+        ga = _scaled(ctx, g @ b.mT) if ctx.needs_input_grad[1] else None
+        gb = _scaled(ctx, a.mT @ g) if ctx.needs_input_grad[2] else None
+        return _input_grad(ctx, grad), ga, gb
+
+
+# ---- public functions -------------------------------------------------------------------
+
+def _check(op, inp, a, b, out_shape, a_name="mat1", b_name="mat2"):
+    common.same_device(op, inp, a, b)
+    for name, t in ((a_name, a), (b_name, b)):
+        if t.dtype is not inp.dtype:
+            raise RuntimeError(f"self and {name} must have the same dtype, but got {inp.dtype._short} and "
+                               f"{t.dtype._short}")
+    try:
+        common.broadcast_shapes(inp.shape, out_shape, op=op)
+        if len(inp.shape) > len(out_shape) or any(s != 1 and s != o for s, o in zip(inp.shape[::-1], out_shape[::-1])):
+            raise RuntimeError
+    except RuntimeError:
+        raise RuntimeError(f"The expanded size of the tensor ({out_shape[-1]}) must match the existing size "
+                           f"({inp.shape[-1] if inp.ndim else 1}) at non-singleton dimension {len(out_shape) - 1}.  "
+                           f"Target sizes: {list(out_shape)}.  Tensor sizes: {list(inp.shape)}") from None
+
+
+def _mm_shapes(op, a, b):
+    if a.ndim != 2:
+        raise RuntimeError(f"mat1 must be a matrix, got {a.ndim}-D tensor")
+    if b.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix, got {b.ndim}-D tensor")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                           f"{b.shape[0]}x{b.shape[1]})")
+
+
+def addmm(inp, mat1, mat2, *, beta=1, alpha=1):
+    _mm_shapes("addmm", mat1, mat2)
+    _check("addmm", inp, mat1, mat2, (mat1.shape[0], mat2.shape[1]))
+    return Addmm.apply(inp, mat1, mat2, beta=beta, alpha=alpha)
+
+
+def addmv(inp, mat, vec, *, beta=1, alpha=1):
+    if mat.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {inp.ndim}, {mat.ndim}, {vec.ndim}")
+    if mat.shape[1] != vec.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({inp.shape[0] if inp.ndim else 1}), mat "
+                           f"({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
+    _check("addmv", inp, mat, vec, (mat.shape[0],), "mat", "vec")
+    return Addmv.apply(inp, mat, vec, beta=beta, alpha=alpha)
+
+
+def addr(inp, vec1, vec2, *, beta=1, alpha=1):
+    if vec1.ndim != 1 or vec2.ndim != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.ndim}-D" if vec1.ndim != 1 else
+                           f"addr: Expected 1-D argument vec2, but got {vec2.ndim}-D")
+    _check("addr", inp, vec1, vec2, (vec1.shape[0], vec2.shape[0]), "vec1", "vec2")
+    return Addr.apply(inp, vec1, vec2, beta=beta, alpha=alpha)
+
+
+def _bmm_shapes(a, b):
+    if a.ndim != 3 or b.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor" if a.ndim != 3 else "batch2 must be a 3D tensor")
+    if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
+                           f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+
+
+def baddbmm(inp, batch1, batch2, *, beta=1, alpha=1):
+    _bmm_shapes(batch1, batch2)
+    _check("baddbmm", inp, batch1, batch2, (batch1.shape[0], batch1.shape[1], batch2.shape[2]), "batch1", "batch2")
+    return Baddbmm.apply(inp, batch1, batch2, beta=beta, alpha=alpha)
+
+
+def addbmm(inp, batch1, batch2, *, beta=1, alpha=1):
+    _bmm_shapes(batch1, batch2)
+    _check("addbmm", inp, batch1, batch2, (batch1.shape[1], batch2.shape[2]), "batch1", "batch2")
+    return Addbmm.apply(inp, batch1, batch2, beta=beta, alpha=alpha)
+
+
+# ---- in-place: input += the product, recorded as the fused op (AddmmBackward0, ...) --------
+
+def _inplace(cls, check, op):
+    def method(self, a, b, *, beta=1, alpha=1):
+        out = check(self.detach(), a.detach(), b.detach(), beta=beta, alpha=alpha)  # the argument checks
+        return write_inplace(self, cls, (a, b), {"beta": beta, "alpha": alpha}, op, (out.dtype, out.shape))
+    method.__name__ = op
+    return method
+
+
+addmm_ = _inplace(Addmm, addmm, "addmm_")
+addmv_ = _inplace(Addmv, addmv, "addmv_")
+addr_ = _inplace(Addr, addr, "addr_")
+baddbmm_ = _inplace(Baddbmm, baddbmm, "baddbmm_")
+addbmm_ = _inplace(Addbmm, addbmm, "addbmm_")

@@ -1,0 +1,19 @@
+"""`t.op_(...)` for any primitive of the wider API: run it on t and write the result into t's
+memory, recorded as PyTorch records in-place ops (inplace.run_inplace holds the rules)."""
+from __future__ import annotations
+
+from . import inplace
+from ._prim import NULL_CTX
+from .pointwise import _quiet
+
+
+def write_inplace(self, cls, others, kw, op, result=None):
+    """`result`: the (dtype, shape) the out-of-place op would give, checked against self first
+    (a float result can't go into an integer tensor, a broadcast result can't grow self)."""
+    if result is not None:
+        inplace.check_result(self, result[0], result[1], op)
+
+    def fast():
+        with _quiet(self):
+            self._data[...] = cls.forward(NULL_CTX, self, *others, **kw)
+    return inplace.run_inplace(self, cls, others, kw, fast, op)

@@ -1,0 +1,403 @@
+"""Activation functions beyond relu / sigmoid / tanh, one primitive each (PyTorch's grad_fn
+names: GeluBackward0, SiluBackward0, ...), so that the graph stays one node per activation.
+
+Each is a `_Pointwise`: `value` computes y = f(x) on arrays, `slope` gives f'(x) as tensor ops,
+and backward is grad * f'(x), which is itself differentiable.
+"""
+from __future__ import annotations
+
+import math
+
+from .._ops._prim import Primitive
+from .._ops.inplace import run_inplace
+from .._ops.pointwise import _fp_quiet, where
+
+
+class _Pointwise(Primitive):
+    @classmethod
+    def forward(cls, ctx, x, **opts):
+        ctx.save_for_backward(x)
+        ctx.opts = opts
+        with _fp_quiet():
+            return cls.value(x._device.xp, x._data, **opts)
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * cls.slope(x, **ctx.opts),)
+
+
+def _apply(cls, x, inplace=False, op="", **opts):
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(f'"{op}" not implemented for \'{x.dtype._short}\'')
+    if not inplace:
+        return cls.apply(x, **opts)
+
+    def write():
+        with _fp_quiet():
+            x._data[...] = cls.value(x._device.xp, x._data, **opts)
+    return run_inplace(x, cls, (), opts, write, op + "_")
+
+
+# ---- erf, for the exact GELU ---------------------------------------------------------------------
+
+def erf_array(xp, a):
+    """erf from array ops (NumPy has no erf), computed in float64: to 1e-15 for float64 input,
+    to 5e-9 (below float32's resolution) with fewer terms for float32. Near 0 the series
+    erf(x) = 2/sqrt(pi) exp(-x^2) sum_n 2^n x^(2n+1) / (1*3*...*(2n+1)), whose terms are all
+    positive (no cancellation); further out erf = 1 - erfc, erfc from its continued fraction
+    erfc(x) = exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...))))."""
+    terms, depth, cut = (40, 60, 2.2) if a.dtype.itemsize >= 8 else (20, 15, 2.0)
+    x = a.astype(xp.float64)
+    ax = xp.abs(x)
+    small = xp.where(ax < cut, ax, 0.0)
+    term = small.copy()
+    total = small.copy()
+    for n in range(1, terms):
+        term = term * (2 * small * small) / (2 * n + 1)
+        total = total + term
+    series = 2 / math.sqrt(math.pi) * xp.exp(-small * small) * total
+    big = xp.where(ax >= cut, ax, cut)
+    frac = big
+    for k in range(depth, 0, -1):
+        frac = big + (k / 2) / frac
+    tail = 1 - xp.exp(-big * big) / math.sqrt(math.pi) / frac
+    out = xp.sign(x) * xp.where(ax < cut, series, tail)
+    return xp.where(xp.isnan(x), x, out).astype(a.dtype, copy=False)
+
+
+class Erf(_Pointwise):
+    """erf(x);  d/dx = 2/sqrt(pi) exp(-x^2)."""
+    _node_name = "ErfBackward0"
+
+    @staticmethod
+    def value(xp, a):
+        return erf_array(xp, a)
+
+    @staticmethod
+    def slope(x):
+        return (-(x * x)).exp() * (2 / math.sqrt(math.pi))
+
+
+# ---- the activations -----------------------------------------------------------------------------
+
+class Gelu(_Pointwise):
+    """x * Phi(x), Phi the standard normal CDF (approximate='tanh': PyTorch's tanh formula).
+    d/dx = Phi(x) + x phi(x)."""
+    _node_name = "GeluBackward0"
+
+    @staticmethod
+    def value(xp, a, approximate):
+        if approximate == "tanh":
+            return 0.5 * a * (1 + xp.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a * a * a)))
+        return 0.5 * a * (1 + erf_array(xp, a * math.sqrt(0.5)))
+
+    @staticmethod
+    def slope(x, approximate):
+        if approximate == "tanh":
+            k = math.sqrt(2 / math.pi)
+            t = (k * (x + 0.044715 * x * x * x)).tanh()
+            return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * 0.044715 * x * x)
+        cdf = 0.5 * (1 + Erf.apply(x * math.sqrt(0.5)))
+        return cdf + x * (-0.5 * x * x).exp() * (1 / math.sqrt(2 * math.pi))
+
+
+class Silu(_Pointwise):
+    """x * sigmoid(x);  d/dx = s (1 + x (1 - s))."""
+    _node_name = "SiluBackward0"
+
+    @staticmethod
+    def value(xp, a):
+        return a / (1 + xp.exp(-a))
+
+    @staticmethod
+    def slope(x):
+        s = x.sigmoid()
+        return s * (1 + x * (1 - s))
+
+
+class Mish(_Pointwise):
+    """x * tanh(softplus(x));  d/dx = t + x sigmoid(x) (1 - t^2)."""
+    _node_name = "MishBackward0"
+
+    @staticmethod
+    def value(xp, a):
+        return a * xp.tanh(xp.logaddexp(0, a).astype(a.dtype, copy=False))
+
+    @staticmethod
+    def slope(x):
+        t = Softplus.apply(x, beta=1.0, threshold=20.0).tanh()
+        return t + x * x.sigmoid() * (1 - t * t)
+
+
+class Elu(_Pointwise):
+    """scale * x where x > 0, else scale * alpha * (exp(x * input_scale) - 1) (ELU, SELU)."""
+    _node_name = "EluBackward0"
+
+    @staticmethod
+    def value(xp, a, alpha, scale, input_scale):
+        return scale * xp.where(a > 0, a, alpha * xp.expm1(a * input_scale))
+
+    @staticmethod
+    def slope(x, alpha, scale, input_scale):
+        return where(x > 0, scale, (x * input_scale).exp() * (scale * alpha * input_scale))
+
+
+class Celu(Elu):
+    _node_name = "CeluBackward0"
+
+    @staticmethod
+    def slope(x, alpha, scale, input_scale):
+        # PyTorch's CELU backward takes 1 / alpha with alpha rounded to float32: match it
+        input_scale = 1.0 / float(x._device.xp.float32(alpha))
+        return Elu.slope(x, alpha, scale, input_scale)
+
+
+class Softplus(_Pointwise):
+    """log(1 + exp(beta x)) / beta, and x itself once beta x > threshold;  d/dx = sigmoid(beta x)."""
+    _node_name = "SoftplusBackward0"
+
+    @staticmethod
+    def value(xp, a, beta, threshold):
+        return xp.where(a * beta > threshold, a, xp.log1p(xp.exp(a * beta)) / beta)
+
+    @staticmethod
+    def slope(x, beta, threshold):
+        return where(x * beta > threshold, 1.0, (x * beta).sigmoid())
+
+
+class LogSigmoid(_Pointwise):
+    """log(sigmoid(x)) = -softplus(-x), stably;  d/dx = sigmoid(-x)."""
+    _node_name = "LogSigmoidBackward0"
+
+    @staticmethod
+    def value(xp, a):
+        return xp.minimum(a, 0) - xp.log1p(xp.exp(-xp.abs(a)))
+
+    @staticmethod
+    def slope(x):
+        return (-x).sigmoid()
+
+
+class Hardtanh(_Pointwise):
+    """x clamped to [min_val, max_val];  d/dx = 1 strictly inside, else 0."""
+    _node_name = "HardtanhBackward0"
+
+    @staticmethod
+    def value(xp, a, lo, hi):
+        return xp.clip(a, lo, hi)
+
+    @staticmethod
+    def slope(x, lo, hi):
+        return ((x > lo) & (x < hi)).to(x.dtype)
+
+
+class LeakyRelu(_Pointwise):
+    """x where x > 0, else negative_slope * x."""
+    _node_name = "LeakyReluBackward0"
+
+    @staticmethod
+    def value(xp, a, slope):
+        return xp.where(a > 0, a, a * slope)
+
+    @staticmethod
+    def slope(x, slope):
+        return (x > 0).to(x.dtype) * (1 - slope) + slope
+
+
+class Hardsigmoid(_Pointwise):
+    """relu6(x + 3) / 6;  d/dx = 1/6 on (-3, 3)."""
+    _node_name = "HardsigmoidBackward0"
+
+    @staticmethod
+    def value(xp, a):
+        return xp.clip(a + 3, 0, 6) / 6
+
+    @staticmethod
+    def slope(x):
+        # PyTorch's backward uses 1/6 as a float32 constant, in every dtype: match it
+        return ((x > -3) & (x < 3)).to(x.dtype) * float(x._device.xp.float32(1 / 6))
+
+
+class Hardswish(_Pointwise):
+    """x * relu6(x + 3) / 6;  d/dx = 0 below -3, 1 above 3, (2x + 3)/6 between."""
+    _node_name = "HardswishBackward0"
+
+    @staticmethod
+    def value(xp, a):
+        return a * xp.clip(a + 3, 0, 6) / 6
+
+    @staticmethod
+    def slope(x):
+        return where(x < -3, 0.0, where(x <= 3, x / 3 + 0.5, 1.0)).to(x.dtype)
+
+
+class Threshold(_Pointwise):
+    """x where x > threshold, else value;  d/dx = 1 where x > threshold."""
+    _node_name = "ThresholdBackward0"
+
+    @staticmethod
+    def value(xp, a, threshold, value):
+        return xp.where(a > threshold, a, xp.asarray(value, dtype=a.dtype))
+
+    @staticmethod
+    def slope(x, threshold, value):
+        return (x > threshold).to(x.dtype)
+
+
+class Softshrink(_Pointwise):
+    """x - lambd above lambd, x + lambd below -lambd, 0 between."""
+    _node_name = "SoftshrinkBackward0"
+
+    @staticmethod
+    def value(xp, a, lambd):
+        return xp.where(a > lambd, a - lambd, xp.where(a < -lambd, a + lambd, 0)).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def slope(x, lambd):
+        return (x.abs() > lambd).to(x.dtype)
+
+
+class Hardshrink(Softshrink):
+    """x where |x| > lambd, else 0."""
+    _node_name = "HardshrinkBackward0"
+
+    @staticmethod
+    def value(xp, a, lambd):
+        return xp.where(xp.abs(a) > lambd, a, 0).astype(a.dtype, copy=False)
+
+
+class Glu(Primitive):
+    """a * sigmoid(b), for a and b the two halves of x along dim."""
+    _node_name = "GluBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, dim):
+        xp = x._device.xp
+        ctx.save_for_backward(x)
+        ctx.dim = dim
+        a, b = xp.split(x._data, 2, axis=dim)
+        return a / (1 + xp.exp(-b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .._ops.join import cat
+        (x,) = ctx.saved_tensors
+        a, b = x.chunk(2, ctx.dim)
+        s = b.sigmoid()
+        return (cat([grad * s, grad * a * s * (1 - s)], ctx.dim),)
+
+
+# ---- the functions (F.gelu, ...) ---------------------------------------------------------------
+
+def gelu(input, approximate="none"):  # noqa: A002
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(f"approximate argument must be either none or tanh.")
+    return _apply(Gelu, input, op="GeluKernelImpl", approximate=approximate)
+
+
+def silu(input, inplace=False):  # noqa: A002
+    return _apply(Silu, input, inplace, "silu")
+
+
+def mish(input, inplace=False):  # noqa: A002
+    return _apply(Mish, input, inplace, "mish")
+
+
+def elu(input, alpha=1.0, inplace=False):  # noqa: A002
+    return _apply(Elu, input, inplace, "elu", alpha=alpha, scale=1.0, input_scale=1.0)
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):  # noqa: A002
+    return _apply(Elu, input, inplace, "elu", alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
+
+
+def celu(input, alpha=1.0, inplace=False):  # noqa: A002
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return _apply(Celu, input, inplace, "elu", alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
+
+
+def softplus(input, beta=1.0, threshold=20.0):  # noqa: A002
+    return _apply(Softplus, input, op="softplus", beta=beta, threshold=threshold)
+
+
+def logsigmoid(input):  # noqa: A002
+    return _apply(LogSigmoid, input, op="log_sigmoid_forward")
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _apply(Hardtanh, input, inplace, "hardtanh", lo=min_val, hi=max_val)
+
+
+def relu6(input, inplace=False):  # noqa: A002
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
+    return _apply(LeakyRelu, input, inplace, "leaky_relu", slope=negative_slope)
+
+
+def hardsigmoid(input, inplace=False):  # noqa: A002
+    return _apply(Hardsigmoid, input, inplace, "hardsigmoid")
+
+
+def hardswish(input, inplace=False):  # noqa: A002
+    return _apply(Hardswish, input, inplace, "hardswish")
+
+
+def threshold(input, threshold, value, inplace=False):  # noqa: A002
+    return _apply(Threshold, input, inplace, "threshold", threshold=threshold, value=value)
+
+
+def softshrink(input, lambd=0.5):  # noqa: A002
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return _apply(Softshrink, input, op="softshrink", lambd=lambd)
+
+
+def hardshrink(input, lambd=0.5):  # noqa: A002
+    return _apply(Hardshrink, input, op="hardshrink", lambd=lambd)
+
+
+def softsign(input):  # noqa: A002
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):  # noqa: A002
+    return input - input.tanh()
+
+
+def glu(input, dim=-1):  # noqa: A002
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = dim % input.ndim
+    if input.shape[d] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {input.shape[d]}")
+    return Glu.apply(input, dim=d)
+
+
+def prelu(input, weight):  # noqa: A002
+    """x where x > 0, else weight * x, with one weight (or one per channel, dim 1)."""
+    w = weight
+    if weight.numel() != 1:
+        if input.ndim < 2 or input.shape[1] != weight.numel():
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {input.shape[1] if input.ndim >= 2 else 1}.")
+        w = weight.reshape((-1,) + (1,) * (input.ndim - 2))
+    return where(input > 0, input, w * input)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):  # noqa: A002
+    """Leaky ReLU with a random slope in [lower, upper] while training; the mean slope otherwise."""
+    if training:
+        from .._factories import empty_like
+        slope = empty_like(input).uniform_(lower, upper)
+        out = where(input >= 0, input, input * slope)
+        return input.copy_(out) if inplace else out
+    return leaky_relu(input, (lower + upper) / 2, inplace)

@@ -1,0 +1,41 @@
+"""Distances and similarities between vectors, as PyTorch composes them."""
+from __future__ import annotations
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """||x1 - x2 + eps||_p over the last dim (eps keeps the gradient finite at x1 == x2)."""
+    dim = max(x1.ndim, x2.ndim) - 1
+    if dim < 0:
+        return (x1 - x2 + eps).abs()
+    return (x1 - x2 + eps).norm(p, dim, keepdim)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """x1 . x2 / (max(||x1||, eps) * max(||x2||, eps)) along dim, as PyTorch computes it: each
+    vector divided by its norm first (the result stays in [-1, 1]); the clamp at eps is not
+    differentiated (PyTorch applies it under no_grad)."""
+    from .._ops.views import expand
+    from ..autograd.grad_mode import no_grad
+    from .._ops.common import broadcast_shapes
+    shape = broadcast_shapes(x1.shape, x2.shape)
+    x1, x2 = expand(x1, shape), expand(x2, shape)
+    n1, n2 = x1.norm(2, dim, keepdim=True).clone(), x2.norm(2, dim, keepdim=True).clone()
+    with no_grad():
+        n1.clamp_(min=eps)
+        n2.clamp_(min=eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def pdist(input, p=2.0):  # noqa: A002
+    """The distances between all pairs of rows of an (N, M) input: the upper triangle, row by row."""
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    n = input.shape[0]
+    i, j = [], []
+    for a in range(n):
+        i += [a] * (n - a - 1)
+        j += range(a + 1, n)
+    from .._factories import tensor
+    from .._dtype import int64
+    ii, jj = tensor(i, dtype=int64, device=input.device), tensor(j, dtype=int64, device=input.device)
+    return (input[ii] - input[jj]).norm(p, 1)

@@ -1,0 +1,597 @@
+"""Losses: how far predictions are from their targets, as one number to minimise
+(reduction='mean', the default, or 'sum') or one per element or sample (reduction='none').
+
+PyTorch computes its common losses as one fused op each, which shows in their grad_fn
+(MseLossBackward0, NllLossBackward0, ...), and so do we: a loss primitive computes the
+elementwise loss and its reduction in forward; its backward is the derivative, written with
+tensor ops (so second derivatives work). The rarer losses are short compositions of tensor
+ops, the same compositions PyTorch uses.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+
+from .. import _dtype
+from .._ops import reduce as _reduce
+from .._ops._prim import Primitive
+from .._ops.common import result_dtype
+from .._ops.index import scatter_along
+from .._ops.pointwise import _fp_quiet, where
+
+
+# ---- reductions and argument checks ---------------------------------------------------------
+
+def _check_reduction(reduction):
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _legacy(size_average, reduce, reduction):
+    """The deprecated size_average / reduce arguments, mapped to a reduction as PyTorch does."""
+    if size_average is None and reduce is None:
+        _check_reduction(reduction)
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
+                  stacklevel=3)
+    return reduction
+
+
+def _reduce_loss(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _reduce_array(xp, loss, reduction):
+    if reduction == "none":
+        return loss
+    total = loss.sum()
+    if reduction == "sum":
+        return total
+    return total / loss.size if loss.size else xp.asarray(xp.nan, dtype=loss.dtype)
+
+
+def _same_size(input, target, name):  # noqa: A002
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have "
+                      "the same size.", stacklevel=3)
+
+
+def _promote(input, target):  # noqa: A002
+    """Both operands in their common dtype (float32 + float64 computes in float64, as PyTorch)."""
+    dt = result_dtype(input, target)
+    return (input if input.dtype is dt else input.to(dt)), (target if target.dtype is dt else target.to(dt))
+
+
+def _check_weight(weight, input):  # noqa: A002
+    if weight is not None and weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+
+
+# ---- fused elementwise losses ------------------------------------------------------------------
+
+class _PointwiseLoss(Primitive):
+    """loss = reduce(f(x, y)) in one node. A subclass gives f on arrays (`value`) and its
+    partial derivatives as tensor ops (`slopes`); backward is the upstream gradient, spread
+    over the elements (and divided by their number for the mean), times each slope."""
+
+    @classmethod
+    def forward(cls, ctx, x, y, *, reduction, **opts):
+        ctx.save_for_backward(x, y)
+        ctx.reduction, ctx.opts = reduction, opts
+        xp = x._device.xp
+        with _fp_quiet():
+            loss = cls.value(xp, x._data, y._data, **opts)
+        ctx.n = loss.size
+        return _reduce_array(xp, loss, reduction)
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        x, y = ctx.saved_tensors
+        if ctx.reduction == "mean":
+            grad = grad / ctx.n
+        dx, dy = cls.slopes(x, y, **ctx.opts)
+        need = ctx.needs_input_grad
+        return (grad * dx if need[0] else None), (grad * dy if need[1] else None)
+
+
+class MseLoss(_PointwiseLoss):
+    """(x - y)^2;  d/dx = 2 (x - y) = -d/dy."""
+    _node_name = "MseLossBackward0"
+
+    @staticmethod
+    def value(xp, a, b):
+        return (a - b) * (a - b)
+
+    @staticmethod
+    def slopes(x, y):
+        d = 2 * (x - y)
+        return d, -d
+
+
+class SmoothL1Loss(_PointwiseLoss):
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta  (d = x - y);  d/dx = clamp(d / beta, -1, 1)."""
+    _node_name = "SmoothL1LossBackward0"
+
+    @staticmethod
+    def value(xp, a, b, beta):
+        d = xp.abs(a - b)
+        return xp.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta)
+
+    @staticmethod
+    def slopes(x, y, beta):
+        d = ((x - y) / beta).clamp(-1, 1)
+        return d, -d
+
+
+class HuberLoss(_PointwiseLoss):
+    """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta);  d/dx = clamp(d, -delta, delta)."""
+    _node_name = "HuberLossBackward0"
+
+    @staticmethod
+    def value(xp, a, b, delta):
+        d = xp.abs(a - b)
+        return xp.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+
+    @staticmethod
+    def slopes(x, y, delta):
+        d = (x - y).clamp(-delta, delta)
+        return d, -d
+
+
+class SoftMarginLoss(_PointwiseLoss):
+    """log(1 + exp(-y x));  d/dx = -y sigmoid(-y x),  d/dy = -x sigmoid(-y x)."""
+    _node_name = "SoftMarginLossBackward0"
+
+    @staticmethod
+    def value(xp, a, b):
+        return xp.log1p(xp.exp(-b * a))
+
+    @staticmethod
+    def slopes(x, y):
+        s = (-y * x).sigmoid()
+        return -y * s, -x * s
+
+
+class BinaryCrossEntropy(_PointwiseLoss):
+    """-w (y log x + (1 - y) log(1 - x)), each log clamped at -100 as in PyTorch;
+    d/dx = w (x - y) / max(x (1 - x), 1e-12),  d/dy = w (log(1 - x) - log x)."""
+    _node_name = "BinaryCrossEntropyBackward0"
+
+    @staticmethod
+    def value(xp, a, b, weight):
+        loss = -(b * xp.maximum(xp.log(a), -100) + (1 - b) * xp.maximum(xp.log1p(-a), -100))
+        return loss if weight is None else loss * weight._data
+
+    @staticmethod
+    def slopes(x, y, weight):
+        w = 1 if weight is None else weight
+        with _fp_quiet():
+            return w * (x - y) / ((1 - x) * x).clamp(min=1e-12), w * ((-x).log1p() - x.log())
+
+
+class BinaryCrossEntropyWithLogits(_PointwiseLoss):
+    """Binary cross-entropy on logits, never overflowing:
+
+        loss = w ((1 - y) x + lw (log(1 + exp(-|x|)) + max(-x, 0))),   lw = 1 + (pos_weight - 1) y
+        d/dx = w ((1 - y) - lw sigmoid(-x))      (= w (sigmoid(x) - y) without pos_weight)
+        d/dy = w (-x + (pos_weight - 1) log(1 + exp(-x)))
+    """
+    _node_name = "BinaryCrossEntropyWithLogitsBackward0"
+
+    @staticmethod
+    def value(xp, a, b, weight, pos_weight):
+        softplus = xp.log1p(xp.exp(-xp.abs(a))) + xp.maximum(-a, 0)  # log(1 + exp(-x)), stable
+        if pos_weight is None:
+            loss = (1 - b) * a + softplus
+        else:
+            loss = (1 - b) * a + (1 + (pos_weight._data - 1) * b) * softplus
+        loss = loss.astype(a.dtype, copy=False)
+        return loss if weight is None else loss * weight._data
+
+    @staticmethod
+    def slopes(x, y, weight, pos_weight):
+        w = 1 if weight is None else weight
+        s_neg = (-x).sigmoid()
+        if pos_weight is None:
+            return w * ((1 - y) - s_neg), w * -x
+        softplus = (-x).relu() + (-x.abs()).exp().log1p()  # log(1 + exp(-x)), stable
+        return w * ((1 - y) - (1 + (pos_weight - 1) * y) * s_neg), w * (-x + (pos_weight - 1) * softplus)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):  # noqa: A002
+    """mean((input - target)^2)."""
+    _same_size(input, target, "mse_loss")
+    reduction = _legacy(size_average, reduce, reduction)
+    input, target = _promote(input, target)  # noqa: A001
+    if weight is not None:
+        _check_weight(weight, input)
+        loss = (input - target).pow(2) * weight
+        return loss.sum() / weight.sum() if reduction == "mean" else _reduce_loss(loss, reduction)
+    return MseLoss.apply(input, target, reduction=reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):  # noqa: A002
+    """mean(|input - target|)."""
+    _same_size(input, target, "l1_loss")
+    reduction = _legacy(size_average, reduce, reduction)
+    loss = (input - target).abs()
+    if weight is not None:
+        _check_weight(weight, input)
+        loss = loss * weight
+        return loss.sum() / weight.sum() if reduction == "mean" else _reduce_loss(loss, reduction)
+    return _reduce_loss(loss, reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):  # noqa: A002
+    """Squared error below beta, absolute error (less 0.5 beta) above: robust to outliers."""
+    _same_size(input, target, "smooth_l1_loss")
+    reduction = _legacy(size_average, reduce, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0:
+        return l1_loss(input, target, reduction=reduction)
+    input, target = _promote(input, target)  # noqa: A001
+    return SmoothL1Loss.apply(input, target, reduction=reduction, beta=beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa: A002
+    """Squared error below delta, delta * (absolute error - 0.5 delta) above."""
+    _same_size(input, target, "huber_loss")
+    _check_reduction(reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, target = _promote(input, target)  # noqa: A001
+    if weight is None:
+        return HuberLoss.apply(input, target, reduction=reduction, delta=delta)
+    _check_weight(weight, input)
+    return _reduce_loss(HuberLoss.apply(input, target, reduction="none", delta=delta) * weight, reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+    """log(1 + exp(-target * input)), for targets +-1."""
+    _same_size(input, target, "soft_margin_loss")
+    reduction = _legacy(size_average, reduce, reduction)
+    if target.requires_grad:
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument 'target'. "
+                           "This input cannot have requires_grad True.")
+    input, target = _promote(input, target)  # noqa: A001
+    return SoftMarginLoss.apply(input, target, reduction=reduction)
+
+
+def _bce_weight(weight, target):
+    if weight is None:
+        return None
+    if weight.shape != target.shape:
+        try:
+            weight = weight.expand(target.shape)
+        except RuntimeError:
+            raise RuntimeError(f"The size of tensor a ({weight.shape[-1]}) must match the size of tensor b "
+                               f"({target.shape[-1]}) at non-singleton dimension {target.ndim - 1}") from None
+    return weight.detach()
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,  # noqa: A002
+                         reduction="mean"):
+    """Binary cross-entropy on probabilities; logs are clamped at -100, as in PyTorch. Prefer
+    binary_cross_entropy_with_logits, which is stable."""
+    reduction = _legacy(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
+                         f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    a = input._data
+    if a.size and bool(((a < 0) | (a > 1)).any()):
+        raise RuntimeError("all elements of input should be between 0 and 1 (pass probabilities, e.g. after a "
+                           "sigmoid; for raw scores use binary_cross_entropy_with_logits)")
+    input, target = _promote(input, target)  # noqa: A001
+    return BinaryCrossEntropy.apply(input, target, reduction=reduction, weight=_bce_weight(weight, target))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,  # noqa: A002
+                                     reduction="mean", pos_weight=None):
+    """Sigmoid + binary cross-entropy in one stable step: safe for logits of any size."""
+    reduction = _legacy(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    if not target.dtype.is_floating_point:
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type {target.dtype._short} "
+            "(binary_cross_entropy_with_logits needs float targets, 0. or 1.: use target.float())")
+    pos_weight = None if pos_weight is None else pos_weight.detach()
+    return BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
+                                              weight=_bce_weight(weight, target), pos_weight=pos_weight)
+
+
+# ---- class-index losses ------------------------------------------------------------------------
+
+def _class_dim(input):  # noqa: A002
+    return 1 if input.ndim >= 2 else 0
+
+
+def _check_targets(input, target, op):  # noqa: A002
+    if target.dtype.is_floating_point or target.dtype is _dtype.bool:
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype._short} ({op} with class-index "
+                           "targets needs integer class ids: use target.long())")
+    cdim = _class_dim(input)
+    expect = input.shape[:cdim] + input.shape[cdim + 1:]
+    if tuple(target.shape) != tuple(expect):
+        if input.ndim >= 2 and target.ndim >= 1 and target.shape[0] != input.shape[0]:
+            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                             f"({target.shape[0]}).")
+        raise RuntimeError(f"{op}: expected target of shape {list(expect)} for input of shape {list(input.shape)} "
+                           f"(class dim {cdim}), got {list(target.shape)}")
+
+
+class NllLoss(Primitive):
+    """The negative log-likelihood of class ids, over rows of log-probabilities (M, C):
+
+        forward:  loss_i = -w[t_i] * logp[i, t_i]   (w: the class weight, 0 where t_i is ignored)
+                  mean = sum of loss_i / sum of w[t_i]
+        backward: dlogp[i, t_i] = -w[t_i] * g_i (/ sum of w for the mean); 0 everywhere else,
+                  and on ignored rows (so a batch whose every target is ignored gets 0, not nan)
+
+    An (N, C, d1, ...) input is computed as rows (N*d1*..., C) (PyTorch's NllLoss2d)."""
+    _node_name = "NllLossBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, logp, *, target, weight, ignore_index, reduction, out_shape):
+        xp = logp._device.xp
+        a = logp._data
+        c = a.shape[_class_dim(logp)]
+        rows = a.reshape(1, c) if a.ndim == 1 else a if a.ndim == 2 else xp.moveaxis(a, 1, -1).reshape(-1, c)
+        target = target.reshape(-1)
+        valid = target != ignore_index
+        t = xp.where(valid, target, 0)
+        w = valid.astype(a.dtype)
+        if weight is not None:
+            w = w * weight[t]
+        losses = -rows[xp.arange(rows.shape[0]), t] * w
+        ctx.t, ctx.w, ctx.valid, ctx.reduction, ctx.shape = t, w, valid, reduction, logp.shape
+        if reduction == "none":
+            return losses.reshape(out_shape)
+        denom = ctx.denom = w.sum() if reduction == "mean" else 1
+        with _fp_quiet():
+            return losses.sum() / denom
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .._tensor import Tensor
+        xp = grad._device.xp
+        with _fp_quiet():
+            coef = xp.where(ctx.valid, -ctx.w / ctx.denom if ctx.reduction != "none" else -ctx.w, 0)
+        rows = grad.reshape(-1) * Tensor._make(coef.astype(ctx.w.dtype, copy=False), grad._device)
+        shape = ctx.shape
+        c = shape[1] if len(shape) >= 2 else shape[0]
+        g = scatter_along(rows.unsqueeze(1), ctx.t[:, None], 1, (ctx.t.shape[0], c))
+        if len(shape) > 2:  # rows back to (N, C, d1, ...)
+            g = g.reshape((shape[0],) + tuple(shape[2:]) + (c,)).movedim(-1, 1)
+        return (g.reshape(shape),)
+
+
+class NllLoss2d(NllLoss):
+    _node_name = "NllLoss2DBackward0"
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
+             reduction="mean"):
+    """The negative log-likelihood of the target classes, given log-probabilities `input`
+    of shape (N, C) (or (C,), or (N, C, d1, ...)) and class ids `target` of shape (N) (...)."""
+    reduction = _legacy(size_average, reduce, reduction)
+    _check_targets(input, target, "nll_loss")
+    if target.dtype.name not in ("int64", "uint8"):
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {target.dtype._short} (class ids for "
+            "nll_loss / cross_entropy are int64: use target.long())")
+    n_classes = input.shape[_class_dim(input)]
+    if weight is not None and (weight.ndim != 1 or weight.shape[0] != n_classes):
+        raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes or no classes but "
+                           f"got weight tensor of shape: {list(weight.shape)}")
+    if weight is not None and weight._device != input._device:
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
+                           f"{input.device} and {weight.device}! (in nll_loss: move the weight with .to(device))")
+    t = target._data
+    if t.size:
+        kept = t[t != ignore_index]
+        if kept.size and (int(kept.min()) < 0 or int(kept.max()) >= n_classes):
+            bad = int(kept.max()) if int(kept.max()) >= n_classes else int(kept.min())
+            raise IndexError(f"Target {bad} is out of bounds. (nll_loss over {n_classes} classes: class "
+                             f"ids must be in [0, {n_classes - 1}])")
+    prim = NllLoss2d if input.ndim >= 3 else NllLoss
+    four_d = input.ndim in (1, 2, 4)  # PyTorch returns these shapes directly; others through a view
+    out = prim.apply(input, target=t.astype("int64", copy=False),
+                     weight=None if weight is None else weight.detach()._data.astype(input._data.dtype, copy=False),
+                     ignore_index=ignore_index, reduction=reduction, out_shape=t.shape if four_d else (-1,))
+    return out if four_d or reduction != "none" else out.reshape(target.shape)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
+                  reduction="mean", label_smoothing=0.0):
+    """Softmax + negative log-likelihood in one numerically stable step (log_softmax never
+    forms exp of a large logit). `target` holds class ids (N,) or class probabilities (N, C)."""
+    reduction = _legacy(size_average, reduce, reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    cdim = _class_dim(input)
+    logp = _reduce.log_softmax(input, cdim)
+    n_classes = input.shape[cdim]
+    wshape = [1] * input.ndim
+    wshape[cdim] = n_classes
+    if target.dtype.is_floating_point and target.shape == input.shape:  # class probabilities
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        prod = logp * target
+        if weight is not None:
+            prod = prod * weight.reshape(wshape)
+        if reduction == "mean":
+            return -prod.sum() / (input.numel() // n_classes if input.numel() else 1)
+        return -prod.sum() if reduction == "sum" else -prod.sum(cdim)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing <= 0:
+        return nll
+    ignore = target == ignore_index
+    smooth = -(logp * weight.reshape(wshape)).sum(cdim) if weight is not None else -logp.sum(cdim)
+    smooth = smooth.masked_fill(ignore, 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            t = target.long().masked_fill(ignore, 0)
+            denom = (weight[t] * (~ignore).to(input.dtype)).sum()
+        else:
+            denom = (~ignore).sum()
+        smooth = smooth.sum() / denom
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,  # noqa: A002
+                      reduction="mean"):
+    """The multi-class hinge loss: sum over j != y of max(0, margin - x[y] + x[j])^p / C."""
+    reduction = _legacy(size_average, reduce, reduction)
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    x = input if input.ndim == 2 else input.reshape(1, -1)
+    t = target.reshape(-1, 1).long()
+    picked = x.gather(1, t)
+    margins = (margin - picked + x).clamp(min=0)
+    if p == 2:
+        margins = margins * margins
+    if weight is not None:
+        margins = margins * weight[t]
+    from .._factories import arange
+    others = arange(x.shape[1], device=x.device).unsqueeze(0) != t
+    loss = (margins * others.to(x.dtype)).sum(1) / x.shape[1]
+    if input.ndim < 2:
+        loss = loss.reshape(target.shape)
+    return _reduce_loss(loss, reduction)
+
+
+# ---- compositions ------------------------------------------------------------------------------
+
+def _xlogy_self(t):
+    """t * log(t), 0 where t == 0 (the gradient stays finite there too)."""
+    pos = t > 0
+    return where(pos, t * where(pos, t, 1).log(), 0.0)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):  # noqa: A002
+    """The Kullback-Leibler divergence sum target * (log target - input), with `input` given as
+    log-probabilities. reduction='batchmean' divides by the batch size (the true KL value)."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy(size_average, reduce, "mean")
+    elif reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      stacklevel=2)
+    if reduction not in ("mean", "sum", "none", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        loss = _xlogy_self(target) - target * input
+    if reduction == "batchmean":
+        total = loss.sum()
+        return total / input.shape[0] if input.ndim else total
+    return _reduce_loss(loss, reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,  # noqa: A002
+                     reduce=None, reduction="mean"):
+    """The negative log-likelihood of counts `target` under a Poisson of rate input (or exp(input))."""
+    reduction = _legacy(size_average, reduce, reduction)
+    loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
+    if full:
+        stirling = _xlogy_self(target) - target + 0.5 * (2 * math.pi * target).log()
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _reduce_loss(loss, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):  # noqa: A002
+    """The negative log-likelihood of target under a Gaussian of mean input and variance var."""
+    from .._factories import ones_like
+    from ..autograd.grad_mode import no_grad
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * ones_like(input)
+    elif bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    if var.shape != input.shape:
+        if input.shape[:-1] == var.shape:
+            var = var.unsqueeze(-1)
+        elif not (input.ndim == var.ndim and sum(b for a, b in zip(input.shape, var.shape) if a != b) == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce_loss(loss, reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    """max(0, -target * (input1 - input2) + margin), for targets +-1."""
+    reduction = _legacy(size_average, reduce, reduction)
+    if not (input1.ndim == input2.ndim == target.ndim):
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} ")
+    return _reduce_loss((-target * (input1 - input2) + margin).clamp(min=0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,  # noqa: A002
+                         reduction="mean"):
+    """input where target is 1, max(0, margin - input) where it is -1."""
+    reduction = _legacy(size_average, reduce, reduction)
+    zeros = input * 0
+    loss = where(target != 1, (margin - input).clamp(min=0), zeros) + where(target != -1, input, zeros)
+    return _reduce_loss(loss, reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,  # noqa: A002
+                                reduction="mean"):
+    """Binary cross-entropy on logits for each label, averaged over the labels of a sample."""
+    from ._activation import logsigmoid
+    reduction = _legacy(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.sum(input.ndim - 1) / input.shape[-1]
+    return _reduce_loss(loss, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    """1 - cos(x1, x2) for target 1, max(0, cos(x1, x2) - margin) for target -1."""
+    reduction = _legacy(size_average, reduce, reduction)
+    dim = input1.ndim - 1
+    eps = 1e-12
+    prod = (input1 * input2).sum(dim)
+    cos = prod / ((input1 * input1).sum(dim) + eps).mul((input2 * input2).sum(dim) + eps).sqrt()
+    zeros = cos * 0
+    loss = where(target == 1, 1 - cos, zeros) + where(target == -1, (cos - margin).clamp(min=0), zeros)
+    return _reduce_loss(loss, reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)), d the pairwise p-norm distance."""
+    from ._distance import pairwise_distance
+    from .._ops.pointwise import minimum
+    reduction = _legacy(size_average, reduce, reduction)
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce_loss((margin + d_pos - d_neg).clamp(min=0), reduction)

@@ -1,0 +1,215 @@
+"""Normalisation layers as functions: batch_norm, layer_norm, group_norm, instance_norm,
+rms_norm, local_response_norm, normalize.
+
+batch, layer and group norm are one computation over different axes:
+
+    xhat = (x - mean) / sqrt(var + eps)     mean and (biased) var over the normalised axes
+    y    = xhat * weight + bias             weight and bias per channel (or per feature)
+
+which is one primitive here, as in PyTorch (NativeBatchNormBackward0, ...), with the
+textbook backward
+
+    dxhat = g * weight
+    dx    = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat))    (batch statistics)
+    dx    = rstd * dxhat                                                 (fixed statistics)
+    dweight = sum of g * xhat,   dbias = sum of g     (over every axis but the channel's)
+"""
+from __future__ import annotations
+
+from .._ops._prim import Primitive
+from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
+
+
+class Normalize(Primitive):
+    """y = (x - mean) * rstd * weight + bias. The statistics are over `axes` of x viewed as
+    `gshape` (group norm views (N, C, ...) as (N, groups, rest)); `wshape` is how weight and
+    bias broadcast against x. `stats` = (mean, rstd) arrays fixes the statistics (batch norm
+    in eval mode); then no gradient flows through them."""
+    _node_name = "NativeLayerNormBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, *, gshape, axes, wshape, eps, stats=None):
+        xp = x._device.xp
+        xg = x._data.reshape(gshape)
+        if stats is None:
+            mean = xg.mean(axis=axes, keepdims=True)
+            rstd = 1 / xp.sqrt(((xg - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
+        else:
+            mean, rstd = stats
+        out = ((xg - mean) * rstd).reshape(x.shape)
+        if weight is not None:
+            out = out * weight._data.reshape(wshape)
+        if bias is not None:
+            out = out + bias._data.reshape(wshape)
+        ctx.save_for_backward(x, weight)
+        ctx.geom, ctx.stats = (gshape, axes, wshape, eps), stats
+        ctx.bias_shape = None if bias is None else tuple(bias.shape)
+        return out.astype(x._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        gshape, axes, wshape, eps = ctx.geom
+        xg = x.reshape(gshape)
+        if ctx.stats is None:  # recomputed with tensor ops, so second derivatives see them
+            mean = xg.mean(axes, keepdim=True)
+            rstd = (xg.var(axes, unbiased=False, keepdim=True) + eps).rsqrt()
+        else:
+            mean, rstd = (Tensor._make(a, x._device) for a in ctx.stats)
+        xhat = (xg - mean) * rstd
+        need = ctx.needs_input_grad
+        gx = gw = gb = None
+        if need[0]:
+            d = (grad if weight is None else grad * weight.reshape(wshape)).reshape(gshape)
+            if ctx.stats is None:
+                d = d - d.mean(axes, keepdim=True) - xhat * (d * xhat).mean(axes, keepdim=True)
+            gx = (d * rstd).reshape(x.shape)
+        if len(need) > 1 and need[1]:
+            gw = _sum_over(grad * xhat.reshape(x.shape), wshape).reshape(weight.shape)
+        if len(need) > 2 and need[2]:
+            gb = _sum_over(grad, wshape).reshape(ctx.bias_shape)
+        return gx, gw, gb
+
+
+def _sum_over(t, wshape):
+    """Sum t down to wshape (aligned with t's trailing dims)."""
+    lead = t.ndim - len(wshape)
+    dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(wshape) if n == 1 and t.shape[lead + i] != 1)
+    return t.sum(dims, keepdim=True) if dims else t
+
+
+class BatchNorm(Normalize):
+    _node_name = "NativeBatchNormBackward0"
+
+
+class GroupNorm(Normalize):
+    _node_name = "NativeGroupNormBackward0"
+
+
+def _channel_shape(x):
+    return (1, x.shape[1]) + (1,) * (x.ndim - 2)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,  # noqa: A002
+               momentum=0.1, eps=1e-5):
+    """Normalise each channel (dim 1) over the batch and every other dim. Training uses the
+    batch's statistics and updates running_mean / running_var (momentum: the weight of the
+    new batch); eval uses the running ones."""
+    if input.ndim < 2:
+        raise ValueError(f"expected 2D or 3D input (got {input.ndim}D input)")
+    c = input.shape[1]
+    for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
+                    ("running_var", running_var)):
+        if t is not None and t.numel() != c:
+            raise RuntimeError(f"running_mean should contain {c} elements not {t.numel()}" if name == "running_mean"
+                               else f"{name} should contain {c} elements not {t.numel()}")
+    axes = (0,) + tuple(range(2, input.ndim))
+    wshape = _channel_shape(input)
+    xp = input._device.xp
+    if training:
+        count = input.numel() // c if c else 0
+        if count <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                             f"{input.shape}")
+        if running_mean is not None or running_var is not None:
+            a = input._data
+            mean = a.mean(axis=axes)
+            var = a.var(axis=axes)
+            with no_grad():
+                if running_mean is not None:
+                    running_mean.mul_(1 - momentum).add_(Tensor._make(mean.astype(running_mean._data.dtype),
+                                                                      input._device) * momentum)
+                if running_var is not None:
+                    unbiased = var * (count / (count - 1))
+                    running_var.mul_(1 - momentum).add_(Tensor._make(unbiased.astype(running_var._data.dtype),
+                                                                     input._device) * momentum)
+        return BatchNorm.apply(input, weight, bias, gshape=input.shape, axes=axes, wshape=wshape, eps=eps)
+    if running_mean is None or running_var is None:
+        raise RuntimeError("running_mean and running_var must be defined in evaluation mode (pass the running "
+                           "statistics, or training=True)")
+    dt = input._data.dtype
+    mean = running_mean._data.reshape(wshape).astype(dt)
+    rstd = (1 / xp.sqrt(running_var._data.reshape(wshape) + eps)).astype(dt)
+    return BatchNorm.apply(input, weight, bias, gshape=input.shape, axes=axes, wshape=wshape, eps=eps,
+                           stats=(mean, rstd))
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # noqa: A002
+    """Normalise each sample over its last len(normalized_shape) dims (a transformer's norm)."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    k = len(shape)
+    if tuple(input.shape[input.ndim - k:]) != shape or input.ndim < k:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, "
+                           f"{', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{list(t.shape)} and normalized_shape = {list(shape)}")
+    axes = tuple(range(input.ndim - k, input.ndim))
+    return Normalize.apply(input, weight, bias, gshape=input.shape, axes=axes, wshape=shape, eps=eps)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):  # noqa: A002
+    """Normalise each sample's channels in num_groups groups (over the group's channels and
+    every spatial position)."""
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
+    n, c = input.shape[:2]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {list(input.shape)} and num_groups={num_groups}")
+    return GroupNorm.apply(input, weight, bias, gshape=(n, num_groups, -1), axes=(2,), wshape=_channel_shape(input),
+                           eps=eps)
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,  # noqa: A002
+                  use_input_stats=True, momentum=0.1, eps=1e-5):
+    """Normalise each channel of each sample on its own (over its spatial dims): batch_norm on
+    the input viewed as one sample of N*C channels, as PyTorch computes it."""
+    n, c = input.shape[:2]
+    flat = input.reshape((1, n * c) + tuple(input.shape[2:]))
+
+    def repeat(t):
+        return None if t is None else t.repeat(n)
+    rm, rv = repeat(running_mean), repeat(running_var)
+    out = batch_norm(flat, rm, rv, repeat(weight), repeat(bias), use_input_stats, momentum, eps)
+    with no_grad():
+        if running_mean is not None:
+            running_mean.copy_(rm.reshape(n, c).mean(0))
+        if running_var is not None:
+            running_var.copy_(rv.reshape(n, c).mean(0))
+    return out.reshape(input.shape)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):  # noqa: A002
+    """x / sqrt(mean(x^2) + eps) over the last dims, times weight (eps defaults to the dtype's
+    machine epsilon, as in PyTorch)."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if eps is None:
+        eps = float(input._device.xp.finfo(input._data.dtype).eps)
+    dims = tuple(range(input.ndim - len(shape), input.ndim))
+    out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
+    return out if weight is None else out * weight
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002
+    """input / max(||input||_p, eps) along dim: unit vectors."""
+    denom = input.norm(p, dim, keepdim=True).clamp(min=eps).expand_as(input)
+    return input / denom
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):  # noqa: A002
+    """Each element divided by (k + alpha * mean of squares over `size` neighbouring channels)^beta."""
+    from .functional import avg_pool2d, pad
+    if input.ndim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)")
+    if input.numel() == 0:
+        return input
+    n, c = input.shape[:2]
+    div = (input * input).reshape(n, 1, c, -1)  # channels as rows, every position a column
+    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+    div = avg_pool2d(div, (size, 1), stride=1).reshape(input.shape)
+    div = (div * alpha + k).pow(beta)
+    return input / div
+

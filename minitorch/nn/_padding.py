@@ -1,0 +1,142 @@
+"""F.pad: add (or, with negative amounts, remove) border around the last dims of a tensor.
+
+    pad(x, (left, right))                         the last dim
+    pad(x, (left, right, top, bottom))            the last two (the last dim comes first)
+    mode='constant' fills with `value`; 'reflect' mirrors the border (without repeating the
+    edge); 'replicate' repeats the edge; 'circular' wraps around.
+
+Constant padding is one primitive whose backward is the opposite padding (a crop). The other
+modes are an index map per padded dim (output position -> input position): forward gathers
+along it, backward adds every gradient back to the position it was read from.
+"""
+from __future__ import annotations
+
+from .._ops._prim import Primitive
+from .._ops.index import index_add_flat
+
+
+class ConstantPadNd(Primitive):
+    """forward: crop the negative amounts, then pad the positive ones with `value`.
+    backward: the same with every amount negated (the gradient of the border is zero)."""
+    _node_name = "ConstantPadNdBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, x, *, pads, value):
+        xp = x._device.xp
+        ctx.pads = pads
+        a = x._data[tuple(slice(max(-lo, 0), n - max(-hi, 0)) for (lo, hi), n in zip(pads, x.shape))]
+        return xp.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in pads], mode="constant", constant_values=value)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (ConstantPadNd.apply(grad, pads=tuple((-lo, -hi) for lo, hi in ctx.pads), value=0),)
+
+
+def _source(xp, n, lo, hi, mode):
+    """For one dim of size n padded by (lo, hi): the input position each output position reads."""
+    if mode == "circular":  # PyTorch crops first (negative amounts), then wraps the rest
+        start, kept = max(-lo, 0), n - max(-lo, 0) - max(-hi, 0)
+        return xp.arange(-max(lo, 0), kept + max(hi, 0)) % kept + start
+    i = xp.arange(-lo, n + hi)
+    if mode == "reflect":
+        return xp.where(i < 0, -i, xp.where(i >= n, 2 * (n - 1) - i, i))
+    return xp.clip(i, 0, n - 1)  # replicate
+
+
+class IndexPad(Primitive):
+    """out = x gathered along each padded dim by its index map (reflect, replicate, circular).
+    backward: the adjoint, IndexPadAdd."""
+    reads_input_in_backward = False
+
+    @classmethod
+    def forward(cls, ctx, x, *, maps):
+        xp = x._device.xp
+        ctx.maps, ctx.in_shape = maps, tuple(x.shape)
+        out = x._data
+        for axis, idx in maps:
+            out = xp.take(out, idx, axis=axis)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (IndexPadAdd.apply(grad, maps=ctx.maps, in_shape=ctx.in_shape),)
+
+
+class IndexPadAdd(Primitive):
+    """The adjoint of IndexPad: each gradient is added to the input position it was read from."""
+    _node_name = "IndexPadBackwardBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, grad, *, maps, in_shape):
+        xp = grad._device.xp
+        ctx.maps = maps
+        out = grad._data
+        for axis, idx in reversed(maps):
+            moved = xp.moveaxis(out, axis, 0)
+            acc = xp.zeros((in_shape[axis],) + moved.shape[1:], dtype=out.dtype)
+            index_add_flat(xp, acc, idx, moved)
+            out = xp.moveaxis(acc, 0, axis)
+        return xp.ascontiguousarray(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (_MODES[None].apply(grad, maps=ctx.maps),)
+
+
+def _named(mode, nd):
+    names = {"reflect": f"ReflectionPad{nd}DBackward0", "replicate": f"ReplicationPad{nd}DBackward0",
+             "circular": "CopySlices", None: "IndexPadBackward0"}
+    return type(names[mode].replace("Backward0", ""), (IndexPad,), {"_node_name": names[mode]})
+
+
+# one subclass per PyTorch node name (ReflectionPad2DBackward0, ...)
+_MODES = {(mode, nd): _named(mode, nd) for mode in ("reflect", "replicate", "circular") for nd in (1, 2, 3)}
+_MODES[None] = _named(None, 0)
+
+_COMBINATIONS = ("Supported combinations for non-constant padding:\n"
+                 "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                 "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                 "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+
+
+def pad(input, pad, mode="constant", value=None):  # noqa: A002
+    """Pad the last len(pad)//2 dims of `input`; `pad` lists (before, after) pairs starting
+    from the last dim."""
+    amounts = [int(p) for p in pad]
+    if len(amounts) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    nd = len(amounts) // 2
+    if nd > input.ndim:
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(amounts)} and input of dimension {input.ndim}")
+    pairs = [(amounts[2 * i], amounts[2 * i + 1]) for i in range(nd)]  # last dim first
+    if mode == "constant":
+        full = [(0, 0)] * (input.ndim - nd) + pairs[::-1]
+        for (lo, hi), n in zip(full, input.shape):
+            if n + lo + hi < 0:
+                raise RuntimeError("narrow(): length must be non-negative.")
+        return ConstantPadNd.apply(input, pads=tuple(full), value=0 if value is None else value)
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value:
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    if not (nd + 1 <= input.ndim <= nd + 2) or nd > 3:
+        raise NotImplementedError(f"Padding size {len(amounts)} is not supported for {input.ndim}D input tensor.\n"
+                                  + _COMBINATIONS)
+    xp = input._device.xp
+    maps = []
+    for i, (lo, hi) in enumerate(pairs):
+        axis = input.ndim - 1 - i
+        n = input.shape[axis]
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding input "
+                               f"dimension, but got: padding ({lo}, {hi}) at dimension {axis} of input "
+                               f"{list(input.shape)}")
+        if mode == "circular" and (lo > n or hi > n):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if mode == "replicate" and n == 0:
+            raise RuntimeError(f"Expected input dimension {axis} to be non-empty for replication padding")
+        maps.append((axis, _source(xp, n, lo, hi, mode)))
+    return _MODES[(mode, nd)].apply(input, maps=tuple(maps))

@@ -1,0 +1,1241 @@
+"""PyTorch fidelity of the tensor core: the same program run on PyTorch 2.13 and on minitorch
+gives the same values, dtypes, shapes, memory layout (strides of views and of fresh results),
+version counters, gradients, grad_fn names, exception types and warnings.
+
+Each case is a function of the library (`torch` or `minitorch`) returning what it wants
+compared; `same(case)` runs it on both. Skipped, visibly, when PyTorch is not installed.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import minitorch
+
+torch = pytest.importorskip("torch", reason="PyTorch not installed: differential tests skipped")
+
+pytestmark = pytest.mark.torch
+
+
+# ---- running a case on both libraries -----------------------------------------------------
+
+class Layout:
+    """Marks a tensor whose strides (and storage offset) must agree too."""
+
+    def __init__(self, t):
+        self.t = t
+
+
+class Version:
+    """Marks a tensor whose version counter must agree too."""
+
+    def __init__(self, t):
+        self.t = t
+
+
+def _is_tensor(x):
+    return isinstance(x, (torch.Tensor, minitorch.Tensor))
+
+
+def _describe(x):
+    """A comparable description of a result."""
+    if isinstance(x, Layout):
+        return ("layout", _describe(x.t), tuple(x.t.stride()), x.t.storage_offset())
+    if isinstance(x, Version):
+        return ("version", _describe(x.t), x.t._version)
+    if _is_tensor(x):
+        arr = x.detach().cpu().numpy()
+        return ("tensor", tuple(x.shape), str(x.dtype).split(".")[-1], np.array(arr, copy=True), x.requires_grad)
+    if isinstance(x, (torch.Size, minitorch.Size)):
+        return ("size", tuple(x))
+    if isinstance(x, (torch.dtype, minitorch.dtype)):
+        return ("dtype", str(x).split(".")[-1])
+    if isinstance(x, (torch.device, minitorch.device)):
+        return ("device", str(x))
+    if isinstance(x, (tuple, list)):
+        return ("seq", tuple(_describe(v) for v in x))
+    if x is None or isinstance(x, (bool, str)):
+        return ("value", x)
+    if isinstance(x, (int, float)):
+        return ("number", type(x).__name__, x)
+    raise TypeError(f"can't compare a {type(x).__name__}")
+
+
+def _assert_same(e, g, path="result"):
+    assert e[0] == g[0], f"{path}: torch gives a {e[0]}, minitorch a {g[0]}"
+    kind = e[0]
+    if kind in ("layout", "version"):
+        _assert_same(e[1], g[1], path)
+        assert e[2:] == g[2:], f"{path}: {kind} {g[2:]}, torch {e[2:]}"
+    elif kind == "tensor":
+        assert g[1] == e[1], f"{path}: shape {g[1]}, torch {e[1]}"
+        assert g[2] == e[2], f"{path}: dtype {g[2]}, torch {e[2]}"
+        assert g[4] == e[4], f"{path}: requires_grad {g[4]}, torch {e[4]}"
+        if e[3].dtype.kind == "f":
+            tol = {2: 1e-3, 4: 1e-5, 8: 1e-10}[e[3].dtype.itemsize]
+            np.testing.assert_allclose(g[3].astype(np.float64), e[3].astype(np.float64), rtol=tol, atol=tol,
+                                       equal_nan=True, err_msg=path)
+            # -0. and 0. print differently: the signs must agree too
+            assert np.array_equal(np.signbit(g[3][g[3] == 0]), np.signbit(e[3][e[3] == 0])), f"{path}: sign of 0"
+        else:
+            np.testing.assert_array_equal(g[3], e[3], err_msg=path)
+    elif kind == "seq":
+        assert len(g[1]) == len(e[1]), f"{path}: {len(g[1])} items, torch {len(e[1])}"
+        for i, (a, b) in enumerate(zip(e[1], g[1])):
+            _assert_same(a, b, f"{path}[{i}]")
+    elif kind == "number":
+        assert g[1] == e[1], f"{path}: a {g[1]}, torch a {e[1]}"
+        assert (math.isnan(g[2]) and math.isnan(e[2])) or g[2] == pytest.approx(e[2], rel=1e-5), path
+    else:
+        assert g == e, f"{path}: {g[1:]}, torch {e[1:]}"
+
+
+def _run(lib, fn):
+    """(result or exception, the UserWarnings it raised)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        try:
+            out = ("ok", fn(lib))
+        except Exception as e:  # noqa: BLE001 (the exception is what is compared)
+            out = ("error", e)
+    return out, [str(w.message).split(" (Triggered internally")[0] for w in caught
+                 if issubclass(w.category, UserWarning)]
+
+
+def same(fn, *, warns=True):
+    """fn(torch) and fn(minitorch) agree: both raise an exception of the same type, or both
+    return the same thing; and (with `warns`) both warn the same warnings, by message prefix."""
+    (kind_t, res_t), warn_t = _run(torch, fn)
+    (kind_m, res_m), warn_m = _run(minitorch, fn)
+    if kind_t == "error":
+        assert kind_m == "error", f"torch raised {type(res_t).__name__}: {res_t}; minitorch returned {res_m!r}"
+        assert type(res_m).__name__ == type(res_t).__name__, (
+            f"torch raised {type(res_t).__name__}: {res_t}\nminitorch raised {type(res_m).__name__}: {res_m}")
+    else:
+        if kind_m == "error":
+            raise AssertionError(f"torch returned {res_t!r}; minitorch raised") from res_m
+        _assert_same(_describe(res_t), _describe(res_m))
+    if warns:
+        assert len(warn_m) == len(warn_t), f"warnings: minitorch {warn_m}, torch {warn_t}"
+        for t, m in zip(warn_t, warn_m):
+            assert m.startswith(t), f"warning: minitorch {m!r}, torch {t!r}"
+    return res_m
+
+
+def cases(table):
+    return pytest.mark.parametrize("fn", list(table.values()), ids=list(table.keys()))
+
+
+@pytest.fixture(autouse=True)
+def _warn_every_time():
+    """PyTorch warns some deprecations once per process (x.T on a 3-D tensor): make both say it
+    every time, so each case sees its own warnings."""
+    torch.set_warn_always(True)
+    minitorch._tensor._WARNED.clear()
+    yield
+    torch.set_warn_always(False)
+
+
+def _arange(lib, *shape, dtype=None):
+    n = math.prod(shape)
+    return lib.arange(n, dtype=dtype or lib.float32).reshape(*shape)
+
+
+def _leaf(lib, *shape):
+    return (_arange(lib, *shape) / 7 - 1).requires_grad_()
+
+
+# ---- indexing: PyTorch's order of dims, reads, writes, gradients -------------------------
+
+KEYS = {
+    "int-slice-list": (0, slice(None), [0, 1]),
+    "int-slice-mask": (0, slice(None), "mask4"),
+    "slice-int-list": (slice(None), 0, [0, 1]),
+    "list-slice-int": ([0, 1], slice(None), 0),
+    "list-int": ([0, 1], 0),
+    "int-list": (0, [0, 1]),
+    "ellipsis-int-list": (Ellipsis, 0, [0, 1]),
+    "none-int-slice-list": (None, 0, slice(None), [0, 1]),
+    "int-none-list": (0, None, [0, 1]),
+    "slice-list-none-list": (slice(None), [0, 1], None, [0, 1]),
+    "list-slice-list": ([0, 1], slice(None), [0, 1]),
+    "int-ellipsis-list": (0, Ellipsis, [0, 1]),
+    "0d-tensor-slice-list": ("t0", slice(None), [0, 1]),
+    "true-int-slice-list": (True, 0, slice(None), [0, 1]),
+    "false": (False,),
+    "range-int": (range(2), 0),
+    "range-slice-range": (range(2), slice(None), range(2)),
+    "slice-range": (slice(None), range(2)),
+    "nested-list-slice-int": ([[0, 1]], slice(None), 0),
+    "int-slice-2d-list": (0, slice(None), [[0, 1], [1, 2]]),
+    "int-2d-list-slice": (0, [[0, 1], [1, 2]], slice(None)),
+    "mask2d-int": ("mask23", 1),
+    "int-mask-slice": (1, "mask3", slice(1, 3)),
+    "slice-mask-int": (slice(1, None), "mask3", 1),
+    "repeated": ([0, 1, 0],),
+    "int-int-list": (0, 1, [0, 1]),
+    "negative": (-1, slice(None, None, 2), [-1, 0]),
+    "step-slice-list": (slice(None, None, 2), [2, 0], slice(1, None)),
+    "empty-list": ([],),
+    "int-slice-int": (1, slice(None), 2),
+}
+
+
+def _key(lib, spec):
+    out = []
+    for k in spec:
+        if k == "mask4":
+            k = lib.tensor([True, False, True, False])
+        elif k == "mask3":
+            k = lib.tensor([True, False, True])
+        elif k == "mask23":
+            k = lib.tensor([[True, False, True], [False, True, True]])
+        elif k == "t0":
+            k = lib.tensor(0)
+        out.append(k)
+    return tuple(out)
+
+
+@pytest.mark.parametrize("spec", list(KEYS.values()), ids=list(KEYS.keys()))
+def test_advanced_indexing_read(spec):
+    same(lambda lib: Layout(_arange(lib, 2, 3, 4)[_key(lib, spec)]))
+
+
+@pytest.mark.parametrize("spec", list(KEYS.values()), ids=list(KEYS.keys()))
+def test_advanced_indexing_gradient(spec):
+    def grads(lib):
+        x = _leaf(lib, 2, 3, 4)
+        y = x[_key(lib, spec)]
+        w = lib.arange(y.numel(), dtype=lib.float32).reshape(y.shape) + 1
+        (y * w).sum().backward()
+        return y, x.grad
+    same(grads)
+
+
+@pytest.mark.parametrize("spec", list(KEYS.values()), ids=list(KEYS.keys()))
+def test_advanced_indexing_write(spec):
+    def write(lib):
+        x = _arange(lib, 2, 3, 4)
+        shape = x[_key(lib, spec)].shape
+        x[_key(lib, spec)] = -lib.arange(math.prod(shape), dtype=lib.float32).reshape(shape) - 1
+        return Version(x)
+    same(write)
+
+
+@pytest.mark.parametrize("spec", list(KEYS.values()), ids=list(KEYS.keys()))
+def test_advanced_indexing_write_records_the_graph(spec):
+    def write(lib):
+        x = _leaf(lib, 2, 3, 4)
+        v = lib.ones(1, requires_grad=True)
+        y = x * 1
+        y[_key(lib, spec)] = v * 5
+        (y * y).sum().backward()
+        return y, x.grad, v.grad, type(y.grad_fn).__name__
+    same(write)
+
+
+INDEX_CASES = {
+    "x[0,:,[0,1]] = zeros(3, 2)": lambda L: _set(L, (0, slice(None), [0, 1]), L.zeros(3, 2)),
+    "value with leading 1 dims": lambda L: _set(L, (0,), L.ones(1, 3, 4)),
+    "adv value with leading 1 dims": lambda L: _set(L, ([0, 1],), L.ones(1, 1, 3, 4)),
+    "basic value too big": lambda L: _set(L, (0,), L.ones(2, 3, 4)),
+    "basic value wrong size": lambda L: _set(L, (0, 0), L.ones(3)),
+    "adv value wrong size": lambda L: _set(L, ([0, 1],), L.ones(3)),
+    "index out of range": lambda L: _arange(L, 2, 3)[5],
+    "list index out of range": lambda L: _arange(L, 2, 3)[[0, 5]],
+    "too many indices": lambda L: _arange(L, 2, 3)[0, 0, 0],
+    "0-d int index": lambda L: L.tensor(1.0)[0],
+    "float index": lambda L: _arange(L, 2, 3)[1.5],
+    "float tensor index": lambda L: _arange(L, 2, 3)[L.tensor([1.0])],
+    "mask of wrong shape": lambda L: _arange(L, 2, 3)[L.tensor([True, False, True])],
+    "uint8 mask (deprecated)": lambda L: _arange(L, 2, 3)[L.tensor([1, 0], dtype=L.uint8)],
+    "non-tuple sequence (deprecated)": lambda L: _arange(L, 2, 3)[[0, L.tensor(1)]],
+    "list of bools": lambda L: _arange(L, 2, 3)[[True, False]],
+    "numpy index array": lambda L: _arange(L, 2, 3)[np.array([1, 0])],
+    "numpy int": lambda L: Layout(_arange(L, 2, 3)[np.int64(1)]),
+    "x[...]": lambda L: Layout(_arange(L, 2, 3)[...]),
+    "x[None, ..., None]": lambda L: Layout(_arange(L, 2, 3)[None, ..., None]),
+    "x[1, True]": lambda L: _arange(L, 2, 3)[1, True],
+    "x[tensor(True)]": lambda L: _arange(L, 2, 3)[L.tensor(True)],
+    "x[range(n), target]": lambda L: _arange(L, 3, 4)[range(3), L.tensor([1, 0, 3])],
+    "uint8 x[i] = -1": lambda L: _set(L, (0,), -1, dtype=L.uint8),
+    "uint8 x[[i]] = -2": lambda L: _set(L, ([1],), -2, dtype=L.uint8),
+    "uint8 x[:2] = -1": lambda L: _set(L, (slice(0, 2),), -1, dtype=L.uint8),
+    "uint8 x[i] = 300": lambda L: _set(L, (0,), 300, dtype=L.uint8),
+    "uint8 x[i] = -2.7": lambda L: _set(L, (0,), -2.7, dtype=L.uint8),
+    "int8 x[i] = 200": lambda L: _set(L, (0,), 200, dtype=L.int8),
+    "int16 x[i] = 10**6": lambda L: _set(L, (0,), 10 ** 6, dtype=L.int16),
+    "int x[i] = nan": lambda L: _set(L, (0,), float("nan"), dtype=L.int64),
+    "int x[i] = 2.7": lambda L: _set(L, (0,), 2.7, dtype=L.int64),
+    "int x[i] = -2.7": lambda L: _set(L, (0,), -2.7, dtype=L.int64),
+    "float x[i] = 1e300": lambda L: _set(L, (0,), 1e300),
+    "half x[i] = 1e6": lambda L: _set(L, (0,), 1e6, dtype=L.float16),
+    "bool x[i] = 0.5": lambda L: _set(L, (0,), 0.5, dtype=L.bool),
+    "x[i] = 2**63": lambda L: _set(L, (0,), 2 ** 63, dtype=L.int64),
+    "x[:] = list": lambda L: _set(L, (slice(None),), [1.0, 2.0, 3.0]),
+    "x[:] = ndarray": lambda L: _set(L, (slice(None),), np.ones(3)),
+    "x[:] = np.float32": lambda L: _set(L, (slice(None),), np.float32(1.5)),
+    "x[:] = np.int64": lambda L: _set(L, (slice(None),), np.int64(2)),
+    "index put of another dtype": lambda L: _set(L, (L.tensor([0, 2]),), L.tensor([1.7, 2.2]), dtype=L.int64),
+    "index put, list key, other dtype": lambda L: _set(L, ([0, 2],), L.tensor([1.7, 2.2]), dtype=L.int64),
+    "index put, mask, other dtype": lambda L: _set(L, (L.tensor([True, False, True]),), L.tensor([1.7, 2.2]),
+                                                   dtype=L.int64),
+    "mask put of a 0-d tensor of another dtype": lambda L: _set(L, (L.tensor([True, False, True]),), L.tensor(1.7),
+                                                               dtype=L.int64),
+    "index put of a 0-d tensor of another dtype": lambda L: _set(L, (L.tensor([0, 2]),), L.tensor(1.7),
+                                                                dtype=L.int64),
+    "basic put casts": lambda L: _set(L, (slice(0, 2),), L.tensor([1.7, 2.2]), dtype=L.int64),
+    "float put of long": lambda L: _set(L, ([0, 2],), L.tensor([1, 2])),
+    "double put of float": lambda L: _set(L, ([0, 2],), L.tensor([1.0, 2.0]), dtype=L.float64),
+    "setitem on a leaf": lambda L: L.ones(3, requires_grad=True).__setitem__(0, 5.0),
+    "setitem [:] on a leaf": lambda L: L.ones(3, requires_grad=True).__setitem__(slice(None), 5.0),
+    "setitem [list] on a leaf": lambda L: L.ones(3, requires_grad=True).__setitem__([0], 5.0),
+    "setitem records a requiring value": lambda L: _set_grad_value(L),
+    "index_select negative": lambda L: L.arange(5).index_select(0, L.tensor([-1])),
+    "index_select too big": lambda L: L.arange(5).index_select(0, L.tensor([5])),
+    "index_select float index": lambda L: L.arange(5).index_select(0, L.tensor([1.0])),
+    "index_select int32 index": lambda L: L.arange(5).index_select(0, L.tensor([1], dtype=L.int32)),
+    "index_select 0-d index": lambda L: L.arange(5).index_select(0, L.tensor(1)),
+    "index_select 0-d input": lambda L: L.tensor(5).index_select(0, L.tensor([0])),
+    "index_select list": lambda L: L.arange(5).index_select(0, [1]),
+    "index_select axis=": lambda L: _arange(L, 2, 3).index_select(axis=1, index=L.tensor([2, 0])),
+    "index_select grad_fn": lambda L: type(_leaf(L, 2, 3).index_select(0, L.tensor([1])).grad_fn).__name__,
+    "gather axis=": lambda L: _arange(L, 2, 3).gather(axis=1, index=L.tensor([[0], [2]])),
+    "nonzero of 0-d": lambda L: (L.tensor(5).nonzero(), L.tensor(0).nonzero(), L.tensor(5).nonzero(as_tuple=True),
+                                 L.tensor(0).nonzero(as_tuple=True)),
+    "nonzero of empty": lambda L: (L.zeros(0, 3).nonzero(), L.zeros(0).nonzero()),
+}
+
+
+def _set(L, key, value, dtype=None):
+    x = L.zeros(3, dtype=dtype) if dtype is not None or len(key) == 1 and not isinstance(value, L.Tensor) or (
+        isinstance(value, L.Tensor) and value.ndim <= 1 and len(key) == 1) else _arange(L, 2, 3, 4)
+    if dtype is None and isinstance(value, L.Tensor) and value.ndim > 1:
+        x = _arange(L, 2, 3, 4)
+    x[key] = value
+    return Version(x)
+
+
+def _set_grad_value(L):
+    x = L.zeros(3)
+    v = L.tensor(5.0, requires_grad=True)
+    x[0] = v
+    x.sum().backward()
+    return x, type(x.grad_fn).__name__, v.grad
+
+
+@cases(INDEX_CASES)
+def test_indexing(fn):
+    same(fn)
+
+
+# ---- in-place: Python's augmented assignments, size 0, expanded tensors --------------------
+
+AUGMENTED = ["+=", "-=", "*=", "/=", "//=", "%=", "|=", "&=", "^=", "<<=", ">>=", "**="]
+
+
+@pytest.mark.parametrize("op", AUGMENTED)
+@pytest.mark.parametrize("dtype", ["int64", "float32", "bool", "uint8"])
+@pytest.mark.parametrize("other", [2, "tensor", 2.5, True], ids=["int", "tensor", "float", "bool"])
+def test_augmented_assignment_works_in_place(op, dtype, other):
+    def run(L):
+        a = L.arange(1, 7).to(getattr(L, dtype))
+        v = a[:3]
+        before = id(v)
+        o = L.tensor([1, 2, 3]).to(getattr(L, dtype)) if other == "tensor" else other
+        scope = {"v": v, "o": o}
+        exec(f"v {op} o", scope)
+        return Version(a), scope["v"] is v and id(scope["v"]) == before
+    same(run)
+
+
+INPLACE_CASES = {
+    "size-0 +=": lambda L: Version(L.zeros(0, 3).__iadd__(1)),
+    "size-0 x[:] = 1": lambda L: _set0(L, slice(None)),
+    "size-0 x[0] = 1": lambda L: _set0(L, 0, shape=(3, 0)),
+    "size-0 fill_": lambda L: Version(L.zeros(0, 3).fill_(1)),
+    "size-0 mul_ tensor": lambda L: Version(L.zeros(0, 3).mul_(L.ones(3))),
+    "expanded fill_": lambda L: _expanded(L, lambda e: e.fill_(2)),
+    "expanded zero_": lambda L: _expanded(L, lambda e: e.zero_()),
+    "expanded x[0] = 5": lambda L: _expanded(L, lambda e: e.__setitem__(0, 5.0)),
+    "expanded x[:] = 5": lambda L: _expanded(L, lambda e: e.__setitem__(slice(None), 5.0)),
+    "expanded x[:] = tensor": lambda L: _expanded(L, lambda e: e.__setitem__(slice(None), L.tensor([1., 2, 3]))),
+    "expanded x[[0, 1]] = 7": lambda L: _expanded(L, lambda e: e.__setitem__([0, 1], 7.0)),
+    "expanded x[mask] = 7": lambda L: _expanded(L, lambda e: e.__setitem__(L.tensor([True, False, True]), 7.0)),
+    "expanded masked_fill_": lambda L: _expanded(L, lambda e: e.masked_fill_(L.tensor([True, False, True]), 3.0)),
+    "expanded add_": lambda L: _expanded(L, lambda e: e.add_(1)),
+    "expanded mul_": lambda L: _expanded(L, lambda e: e.mul_(2)),
+    "expanded copy_": lambda L: _expanded(L, lambda e: e.copy_(L.ones(3))),
+    "expanded clamp_": lambda L: _expanded(L, lambda e: e.clamp_(0, 1)),
+    "expanded exp_": lambda L: _expanded(L, lambda e: e.exp_()),
+    "expanded relu_": lambda L: _expanded(L, lambda e: e.relu_()),
+    "expanded 2-d [0, 1] = 7": lambda L: _expanded2(L, lambda e: e.__setitem__((0, 1), 7.0)),
+    "expanded 2-d [:, 0] = tensor": lambda L: _expanded2(L, lambda e: e.__setitem__((slice(None), 0),
+                                                                                    L.tensor([1., 2]))),
+    "expanded 2-d [0] = 7": lambda L: _expanded2(L, lambda e: e.__setitem__(0, 7.0)),
+    "t_() on a leaf that requires grad": lambda L: L.ones(2, 3, requires_grad=True).t_(),
+    "t_() bumps the version": lambda L: (lambda t: (Layout(t), Version(t)))(L.ones(2, 3).t_()),
+    "t_() records TBackward1": lambda L: type((L.ones(2, 3, requires_grad=True) * 1).t_().grad_fn).__name__,
+    "sigmoid_ on int": lambda L: L.tensor([1, 2]).sigmoid_(),
+    "exp_ on int": lambda L: L.tensor([1, 2]).exp_(),
+    "relu_ on int": lambda L: L.tensor([1, -2]).relu_(),
+    "floor_ on int": lambda L: L.tensor([1, 2]).floor_(),
+    "bool |= 1": lambda L: L.tensor([True, False]).__ior__(1),
+    "bool |= True": lambda L: L.tensor([True, False]).__ior__(True),
+    "int //= 2.0": lambda L: L.tensor([5, 7]).__ifloordiv__(2.0),
+    "int //= 0": lambda L: L.tensor([5, 7]).__ifloordiv__(0),
+    "int %= tensor with 0": lambda L: L.tensor([5, 7]).__imod__(L.tensor([0, 1])),
+    "float &= 2": lambda L: L.tensor([5.0, 7.0]).__iand__(2),
+    "//= can't grow": lambda L: L.ones(3).__ifloordiv__(L.ones(2, 3)),
+    "<<= tensor": lambda L: L.tensor([5, 7]).__ilshift__(L.tensor([1, 2])),
+    "logical_and_": lambda L: Version(L.tensor([1.0, 0.0, 2.0]).logical_and_(L.tensor([True, True, False]))),
+    "masked_fill_ records": lambda L: _masked_fill_graph(L),
+}
+
+
+def _set0(L, key, shape=(0, 3)):
+    x = L.zeros(*shape)
+    x[key] = 1
+    return Version(x)
+
+
+def _expanded(L, f):
+    base = L.zeros(1)
+    e = base.expand(3)
+    f(e)
+    return Version(base), e
+
+
+def _expanded2(L, f):
+    base = L.zeros(2, 1)
+    e = base.expand(2, 3)
+    f(e)
+    return Version(base), e
+
+
+def _masked_fill_graph(L):
+    x = _leaf(L, 3)
+    y = x * 2
+    y.masked_fill_(L.tensor([True, False, True]), 4.0)
+    y.sum().backward()
+    return y, x.grad, type(y.grad_fn).__name__
+
+
+@cases(INPLACE_CASES)
+def test_inplace(fn):
+    same(fn)
+
+
+# ---- autograd semantics ----------------------------------------------------------------------
+
+BACKWARD_TWICE = {
+    "index": lambda L, x: x[[0, 0]].sum(),
+    "mask": lambda L, x: x[x > 0].sum(),
+    "max(dim)": lambda L, x: x.max(0)[0].sum(),
+    "min(dim)": lambda L, x: x.min(0)[0].sum(),
+    "max()": lambda L, x: x.max(),
+    "gather": lambda L, x: x.gather(0, L.tensor([0, 1])).sum(),
+    "mul by scalar": lambda L, x: (x * 2).sum(),
+    "div by scalar": lambda L, x: (x / 2).sum(),
+    "add": lambda L, x: (x + 2).sum(),
+    "select": lambda L, x: x[0],
+    "sum": lambda L, x: x.sum(),
+    "mean": lambda L, x: x.mean(),
+    "view": lambda L, x: x.view(3, 1).sum(),
+    "exp": lambda L, x: x.exp().sum(),
+    "neg": lambda L, x: (-x).sum(),
+    "permute": lambda L, x: x.unsqueeze(0).permute(1, 0).sum(),
+    "expand": lambda L, x: x.expand(2, 3).sum(),
+    "cat": lambda L, x: L.cat([x, x]).sum(),
+    "stack": lambda L, x: L.stack([x, x]).sum(),
+    "split": lambda L, x: x.split(2)[0].sum(),
+    "where": lambda L, x: L.where(x > 0, x, 0.0).sum(),
+    "masked_fill": lambda L, x: x.masked_fill(x > 0, 0.0).sum(),
+    "clamp": lambda L, x: x.clamp(-0.5, 0.5).sum(),
+    "index_select": lambda L, x: x.index_select(0, L.tensor([1])).sum(),
+    "repeat": lambda L, x: x.repeat(2).sum(),
+    "flip": lambda L, x: x.flip(0).sum(),
+    "cumsum": lambda L, x: x.cumsum(0).sum(),
+    "std": lambda L, x: x.std(),
+    "norm": lambda L, x: x.norm(),
+    "logsumexp": lambda L, x: x.logsumexp(0),
+}
+
+
+@pytest.mark.parametrize("name", list(BACKWARD_TWICE), ids=list(BACKWARD_TWICE))
+def test_second_backward_raises_where_pytorch_does(name):
+    def twice(L):
+        x = L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        y = BACKWARD_TWICE[name](L, x)
+        y.backward()
+        y.backward()
+        return x.grad
+    same(twice)
+
+
+def _retain_then_inplace(L, view):
+    x = L.ones(4, requires_grad=True)
+    b = x * 1
+    y = b[:2] if view else b
+    y.retain_grad()
+    y.mul_(3)
+    (y * 1).sum().backward()
+    return y.grad, x.grad
+
+
+def _retain_base_then_view_inplace(L):
+    x = L.ones(4, requires_grad=True)
+    b = x * 1
+    b.retain_grad()
+    b[:2].mul_(3)
+    b.sum().backward()
+    return b.grad, x.grad
+
+
+def _no_grad_views(L):
+    x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with L.no_grad():
+        views = [x[0:2], x.view(3), x.unsqueeze(0), x.t(), x[...], x.expand(2, 3), x[[0, 1]], x * 2, x.detach()]
+    y = views[0] * 2
+    flags = [(v.requires_grad, v.is_leaf, v.grad_fn is None) for v in views]
+    y.sum().backward()
+    views[0].sum().backward()
+    return flags, y.requires_grad, [n is None for n, _ in y.grad_fn.next_functions], x.grad, views[0].grad
+
+
+AUTOGRAD_CASES = {
+    "y.requires_grad = False on a non-leaf": lambda L: setattr(L.ones(2, requires_grad=True) * 2, "requires_grad",
+                                                               False),
+    "y.requires_grad = True on a non-leaf": lambda L: setattr(L.ones(2, requires_grad=True) * 2, "requires_grad",
+                                                              True),
+    "requires_grad = True on an int leaf": lambda L: setattr(L.arange(3), "requires_grad", True),
+    "requires_grad = False on an int leaf": lambda L: _set_flag(L.arange(3), False),
+    "requires_grad = 1": lambda L: setattr(L.ones(3), "requires_grad", 1),
+    "requires_grad_() on a non-leaf": lambda L: (L.ones(2, requires_grad=True) * 2).requires_grad_().requires_grad,
+    "requires_grad_(False) on a non-leaf": lambda L: (L.ones(2, requires_grad=True) * 2).requires_grad_(False),
+    "retain_grad, then in place": lambda L: _retain_then_inplace(L, view=False),
+    "retain_grad on a view, then in place": lambda L: _retain_then_inplace(L, view=True),
+    "retain_grad on the base, view in place": _retain_base_then_view_inplace,
+    "views under no_grad": _no_grad_views,
+    "in-place on a no_grad view": lambda L: _no_grad_view_inplace(L),
+    "split output in place": lambda L: (L.ones(4, requires_grad=True) * 1).split(2)[0].mul_(2),
+    "view of split output in place": lambda L: (L.ones(4, 3, requires_grad=True) * 1).split(2)[0][0].mul_(2),
+    "unbind output in place": lambda L: (L.ones(4, 2, requires_grad=True) * 1).unbind()[0].mul_(2),
+    "chunk output in place": lambda L: (L.ones(4, requires_grad=True) * 1).chunk(2)[0].mul_(2),
+    "split of a leaf in place": lambda L: L.ones(4, requires_grad=True).split(2)[0].mul_(2),
+    "split output in place, no grad": lambda L: Version(L.ones(4).split(2)[0].mul_(2)),
+    "split outputs are views": lambda L: [(Layout(p), p._base is not None) for p in L.ones(4, 3).split([1, 3])],
+    "unbind outputs are views": lambda L: [(Layout(p), p._base is not None) for p in L.ones(2, 3).unbind(1)],
+    "norm output modified": lambda L: _modified_output(L, lambda n: n.norm()),
+    "logsumexp output modified": lambda L: _modified_output(L, lambda n: n.logsumexp(0)),
+    "std output modified": lambda L: _modified_output(L, lambda n: n.std()),
+    "var output modified": lambda L: _modified_output(L, lambda n: n.var()),
+    "mean output modified": lambda L: _modified_output(L, lambda n: n.mean()),
+    "softmax output modified": lambda L: _modified_output(L, lambda n: n.softmax(0).sum()),
+    "sqrt output modified": lambda L: _modified_output(L, lambda n: n.sqrt().sum()),
+    "norm p=1 output modified": lambda L: _modified_output(L, lambda n: n.norm(p=1)),
+    "amax output modified": lambda L: _modified_output(L, lambda n: n.amax()),
+    "prod output modified": lambda L: _modified_output(L, lambda n: n.prod()),
+    "saved 1/x input modified": lambda L: _modified_input(L, lambda h: 1.0 / h),
+    "saved x/x input modified": lambda L: _modified_input(L, lambda h: h / h),
+    "saved x ** 3 input modified": lambda L: _modified_input(L, lambda h: h ** 3),
+    "saved x ** y input modified": lambda L: _modified_input(L, lambda h: h ** h),
+}
+
+
+def _set_flag(t, value):
+    t.requires_grad = value
+    return t.requires_grad
+
+
+def _no_grad_view_inplace(L):
+    x = L.ones(3, requires_grad=True)
+    with L.no_grad():
+        v = x[1:]
+    v.add_(1)
+
+
+def _modified_output(L, f):
+    n = L.tensor([3.0, 4.0], requires_grad=True)
+    y = f(n)
+    y.mul_(2)
+    y.backward()
+    return n.grad
+
+
+def _modified_input(L, f):
+    x = L.tensor([[1.0, 2.0], [0.5, 3.0]], requires_grad=True)
+    h = x * 1
+    out = f(h)
+    h.add_(1)
+    out.sum().backward()
+    return x.grad
+
+
+@cases(AUTOGRAD_CASES)
+def test_autograd(fn):
+    same(fn)
+
+
+def _graph(fn):
+    """The names of grad_fn and of what its next_functions point at (None for no edge)."""
+    def run(L):
+        b = L.tensor([0.5, 1.0, 2.0], requires_grad=True).sin()
+        c = fn(L, b)
+        return type(c.grad_fn).__name__, [None if n is None else type(n).__name__ for n, _ in c.grad_fn.next_functions]
+    return run
+
+
+NEXT_FUNCTIONS = {
+    "2 * b": lambda L, b: 2 * b, "b * 2": lambda L, b: b * 2, "2 + b": lambda L, b: 2 + b,
+    "b + 2": lambda L, b: b + 2, "2 - b": lambda L, b: 2 - b, "b - 2": lambda L, b: b - 2,
+    "2 / b": lambda L, b: 2 / b, "b / 2": lambda L, b: b / 2, "2 ** b": lambda L, b: 2 ** b,
+    "b ** 2": lambda L, b: b ** 2, "b @ b": lambda L, b: b @ b, "mul(2, b)": lambda L, b: L.mul(2, b),
+    "add(2, b)": lambda L, b: L.add(2, b), "b.pow(2)": lambda L, b: b.pow(2), "pow(2, b)": lambda L, b: L.pow(2, b),
+    "b ** b": lambda L, b: b ** b, "rsub(b, 2)": lambda L, b: L.rsub(b, 2), "b % 2": lambda L, b: b % 2,
+    "b % b": lambda L, b: b % b, "fmod(b, 2)": lambda L, b: L.fmod(b, 2), "b // 2": lambda L, b: b // 2,
+}
+
+
+@pytest.mark.parametrize("fn", list(NEXT_FUNCTIONS.values()), ids=list(NEXT_FUNCTIONS))
+def test_next_functions_order(fn):
+    same(_graph(fn))
+
+
+def test_chained_next_functions_as_in_tutorials():
+    def chain(L):
+        a = L.tensor([1.0, 2.0], requires_grad=True)
+        b = a.sin()
+        c = 2 * b
+        d = c + 1
+        return [type(d.grad_fn.next_functions[0][0]).__name__,
+                type(d.grad_fn.next_functions[0][0].next_functions[0][0]).__name__,
+                d.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0].name()]
+    same(chain)
+
+
+GRAD_FN_NAMES = {
+    ".T 3-d": lambda L, x: x.T, ".T 2-d": lambda L, x: x[0].T, ".T 1-d": lambda L, x: x[0, 0].T,
+    ".mT": lambda L, x: x.mT, "t()": lambda L, x: x[0].t(), "stack": lambda L, x: L.stack([x, x]),
+    "split": lambda L, x: x.split(1)[1], "split sizes": lambda L, x: x.split([1, 1])[0],
+    "chunk": lambda L, x: x.chunk(2)[0], "unbind": lambda L, x: x.unbind()[1], "hstack": lambda L, x: L.hstack([x, x]),
+    "std": lambda L, x: x.std(), "std(dim)": lambda L, x: x.std(0), "var": lambda L, x: x.var(),
+    "var(dim)": lambda L, x: x.var(1), "norm": lambda L, x: x.norm(), "norm(dim)": lambda L, x: x.norm(dim=1),
+    "norm p=1": lambda L, x: x.norm(p=1), "norm inf": lambda L, x: x.norm(p=float("inf")),
+    "logsumexp": lambda L, x: x.logsumexp(0), "repeat": lambda L, x: x.repeat(2, 1, 1), "tile": lambda L, x: x.tile(2),
+    "expand same shape": lambda L, x: x.expand(2, 3, 4), "narrow": lambda L, x: x.narrow(0, 0, 1),
+    "squeeze": lambda L, x: x[:1].squeeze(), "squeeze(0)": lambda L, x: x[:1].squeeze(0),
+    "clamp tensor": lambda L, x: x.clamp(L.zeros(4), L.ones(4)), "clamp min": lambda L, x: x.clamp(min=0),
+    "clamp_min": lambda L, x: x.clamp_min(0), "clamp_max": lambda L, x: x.clamp_max(0),
+    "rsqrt": lambda L, x: x.rsqrt(), "log1p": lambda L, x: x.log1p(), "expm1": lambda L, x: x.expm1(),
+    "square": lambda L, x: x.square(), "reciprocal": lambda L, x: x.reciprocal(), "1 - x": lambda L, x: 1 - x,
+    "masked_fill": lambda L, x: x.masked_fill(x > 0, 0.0),
+    "index_select": lambda L, x: x.index_select(0, L.tensor([0])),
+    "x[0, :, [0, 1]]": lambda L, x: x[0, :, [0, 1]], "x[...]": lambda L, x: x[...], "x[:]": lambda L, x: x[:],
+    "x[None]": lambda L, x: x[None], "matmul 3-d": lambda L, x: x @ x.mT,
+    "matmul 3-d 2-d": lambda L, x: x @ L.ones(4, 2), "matmul 1-d 2-d": lambda L, x: x[0, 0] @ L.ones(4, 2),
+    "matmul 2-d 1-d": lambda L, x: x[0] @ L.ones(4), "matmul 1-d 1-d": lambda L, x: x[0, 0] @ L.ones(4),
+    "matmul 2-d 3-d": lambda L, x: x[0].mT @ x, "matmul 3-d 1-d": lambda L, x: x @ L.ones(4),
+    "matmul 1-d 3-d": lambda L, x: x[0, :, 0] @ x, "bmm": lambda L, x: L.bmm(x, x.mT),
+    "mm": lambda L, x: L.mm(x[0], x[0].T), "round(decimals)": lambda L, x: x.round(decimals=2),
+    "fill_": lambda L, x: (x * 1).fill_(1.0), "fill_(tensor)": lambda L, x: (x * 1).fill_(L.tensor(1.0)),
+    "zero_": lambda L, x: (x * 1).zero_(), "Tensor(x)": lambda L, x: L.Tensor(x),
+}
+
+
+@pytest.mark.parametrize("fn", list(GRAD_FN_NAMES.values()), ids=list(GRAD_FN_NAMES))
+def test_grad_fn_names(fn):
+    def names(L):
+        y = fn(L, _leaf(L, 2, 3, 4))
+        return type(y.grad_fn).__name__, y.grad_fn.name(), f"<{type(y.grad_fn).__name__} object at" in repr(y.grad_fn)
+    same(names)
+
+
+@pytest.mark.parametrize("fn", [v for k, v in GRAD_FN_NAMES.items() if k not in ("fill_", "fill_(tensor)", "zero_")],
+                         ids=[k for k in GRAD_FN_NAMES if k not in ("fill_", "fill_(tensor)", "zero_")])
+def test_gradients_of_those_ops(fn):
+    def grads(L):
+        x = _leaf(L, 2, 3, 4)
+        y = fn(L, x)
+        w = L.arange(y.numel(), dtype=L.float32).reshape(y.shape) / 5 - 1
+        (y * w).sum().backward()
+        return x.grad
+    same(grads)
+
+
+def test_accumulate_grad_names():
+    def names(L):
+        node = (L.ones(2, requires_grad=True) * 2).grad_fn.next_functions[0][0]
+        return type(node).__name__, node.name()
+    same(names)
+
+
+# ---- elementwise semantics -----------------------------------------------------------------
+
+POINTWISE = {
+    "floor of int is a copy": lambda L: _copy_check(L, "floor"),
+    "ceil of int is a copy": lambda L: _copy_check(L, "ceil"),
+    "round of int is a copy": lambda L: _copy_check(L, "round"),
+    "trunc of int is a copy": lambda L: _copy_check(L, "trunc"),
+    "abs of bool": lambda L: L.tensor([True]).abs(), "floor of bool": lambda L: L.tensor([True]).floor(),
+    "round of bool": lambda L: L.tensor([True]).round(), "ceil of bool": lambda L: L.tensor([True]).ceil(),
+    "trunc of bool": lambda L: L.tensor([True]).trunc(), "relu of bool": lambda L: L.tensor([True]).relu(),
+    "sign of bool": lambda L: L.tensor([True, False]).sign(), "neg of bool": lambda L: -L.tensor([True]),
+    "square of bool": lambda L: L.tensor([True, False]).square(),
+    "square of int": lambda L: L.tensor([3, -2]).square(),
+    "alpha before promotion": lambda L: L.add(L.tensor([1.5]), L.tensor([6], dtype=L.uint8), alpha=-1),
+    "sub alpha": lambda L: L.sub(L.tensor([1.5]), L.tensor([6], dtype=L.uint8), alpha=2),
+    "float alpha on ints": lambda L: L.add(L.tensor([1]), L.tensor([6]), alpha=0.5),
+    "int alpha": lambda L: L.add(L.tensor([1]), L.tensor([6]), alpha=2),
+    "alpha with a scalar": lambda L: L.add(L.tensor([1]), 6, alpha=2),
+    "bool alpha": lambda L: L.add(L.tensor([True]), L.tensor([True]), alpha=2),
+    "add_ alpha": lambda L: L.tensor([1.0]).add_(L.tensor([2]), alpha=3),
+    "add_ float alpha on int": lambda L: L.tensor([1]).add_(L.tensor([2]), alpha=1.5),
+    "log1p of uint8": lambda L: L.tensor([255], dtype=L.uint8).log1p(),
+    "log1p of int": lambda L: L.tensor([1, 2]).log1p(), "log1p small": lambda L: L.tensor([1e-10, -1e-7]).log1p(),
+    "expm1 of int": lambda L: L.tensor([1, 2]).expm1(), "expm1 small": lambda L: L.tensor([1e-10, -1e-7]).expm1(),
+    "rsqrt of int": lambda L: L.tensor([1, 4]).rsqrt(), "reciprocal of int": lambda L: L.tensor([1, 4]).reciprocal(),
+    "reciprocal of bool": lambda L: L.tensor([True, False]).reciprocal(),
+    "int ** negative int tensor": lambda L: L.tensor([2, 3]) ** L.tensor([-1, 2]),
+    "int ** negative, 1 and -1": lambda L: L.tensor([1, -1, 0, -1]) ** L.tensor([-1, -3, 2, -2]),
+    "0 ** -1 int": lambda L: L.tensor([0]) ** L.tensor([-1]),
+    "int ** -1 scalar": lambda L: L.tensor([2, 3]) ** -1,
+    "2 ** int tensor with negatives": lambda L: 2 ** L.tensor([-1, 2]),
+    "add(5, 5)": lambda L: L.add(5, 5), "add(5, 5.)": lambda L: L.add(5, 5.0), "mul(5, 5)": lambda L: L.mul(5, 5),
+    "sub(5, 3)": lambda L: L.sub(5, 3), "div(5, 2)": lambda L: L.div(5, 2),
+    "add(True, True)": lambda L: L.add(True, True),
+    "add(5, 5, alpha=2)": lambda L: L.add(5, 5, alpha=2), "true_divide(5, 2)": lambda L: L.true_divide(5, 2),
+    "floor_divide(5, 2)": lambda L: L.floor_divide(5, 2), "pow(5, 2)": lambda L: L.pow(5, 2),
+    "maximum(5, 2)": lambda L: L.maximum(5, 2), "eq(5, 2)": lambda L: L.eq(5, 2),
+    "remainder(5, 2)": lambda L: L.remainder(5, 2), "fmod(5, 2)": lambda L: L.fmod(5, 2),
+    "maximum(t, 3)": lambda L: L.maximum(L.tensor([1.0, 2.0]), 3),
+    "minimum(t, 3)": lambda L: L.minimum(L.tensor([1.0, 2.0]), 3),
+    "t.maximum(3)": lambda L: L.tensor([1.0, 2.0]).maximum(3),
+    "logical_and(t, 0.5)": lambda L: L.logical_and(L.tensor([1.0, 0.0]), 0.5),
+    "logical_or(t, 1)": lambda L: L.logical_or(L.tensor([1.0, 0.0]), 1),
+    "t.logical_and(1)": lambda L: L.tensor([1.0, 0.0]).logical_and(1),
+    "isclose across dtypes": lambda L: L.isclose(L.tensor([1.0, 2.0]), L.tensor([1, 2])),
+    "isclose f32 f64": lambda L: L.isclose(L.tensor([1.0, 2.0]), L.tensor([1.0, 2.0], dtype=L.float64)),
+    "allclose across dtypes": lambda L: L.allclose(L.tensor([1.0, 2.0]), L.tensor([1, 2])),
+    "isclose with a number": lambda L: L.isclose(L.tensor([1.0]), 1.0),
+    "isclose ints": lambda L: L.isclose(L.tensor([1]), L.tensor([1])),
+    "isclose broadcast": lambda L: L.isclose(L.ones(2, 3), L.ones(3)),
+    "outer of 2-d": lambda L: L.outer(L.ones(2, 2), L.ones(2)),
+    "outer of 0-d": lambda L: L.outer(L.tensor(1.0), L.ones(2)),
+    "outer int float": lambda L: L.outer(L.tensor([1, 2]), L.ones(2)),
+    "round decimals": lambda L: L.tensor([1.2345, 2.5, -0.125, 1234.5678]).round(decimals=2),
+    "round negative decimals": lambda L: L.tensor([1234.5, 25.0, 35.0]).round(decimals=-1),
+    "round decimals of int": lambda L: L.tensor([1234, 25]).round(decimals=-1),
+    "torch.round decimals": lambda L: L.round(L.tensor([1.2345]), decimals=1),
+    "round_ decimals": lambda L: L.tensor([1.2345, 2.5]).round_(decimals=2),
+    "remainder -0.": lambda L: L.tensor([-2.0, 2.0, -3.0, 3.5]) % 1.0,
+    "remainder signs": lambda L: L.tensor([-5.5, 5.5, -0.0]) % L.tensor([2.0, -2.0, 3.0]),
+    "remainder grad": lambda L: _grad1(L, lambda x: x % 1.5),
+    "fmod grad": lambda L: _grad1(L, lambda x: L.fmod(x, 1.5)),
+    "remainder grad wrt divisor": lambda L: _grad2(L, lambda x, y: L.remainder(x, y)),
+    "floor_divide of float requiring grad": lambda L: (L.tensor([5.5], requires_grad=True) // 2).requires_grad,
+    "shift left": lambda L: (L.arange(6) << 2, L.arange(6) >> 1, 1 << L.arange(6)),
+    "shift out of range": lambda L: (L.tensor([1]) << 70, L.tensor([-8]) >> 100, L.tensor([3]) << -1,
+                                     L.tensor([1], dtype=L.uint8) << 9),
+    "shift of float": lambda L: L.tensor([1.5]) << 1, "shift of bool": lambda L: L.tensor([True]) << 1,
+    "shift of bools": lambda L: L.tensor([True]) << L.tensor([True]),
+    "bitwise_left_shift": lambda L: L.bitwise_left_shift(L.tensor([1]), 2),
+    "bitwise and of floats": lambda L: L.tensor([1.0]) & L.tensor([1.0]),
+    "uint8 == -1": lambda L: L.full((2,), 255, dtype=L.uint8) == -1,
+    "uint8 == 300": lambda L: L.zeros(2, dtype=L.uint8) == 300,
+    "uint8 * -1": lambda L: L.ones(3, dtype=L.uint8) * -1,
+    "int8 * 200": lambda L: L.ones(3, dtype=L.int8) * 200,
+    "uint8 fill_(-1)": lambda L: L.zeros(3, dtype=L.uint8).fill_(-1),
+    "uint8 fill_(300)": lambda L: L.zeros(3, dtype=L.uint8).fill_(300),
+    "uint8 full(-1)": lambda L: L.full((2,), -1, dtype=L.uint8),
+    "uint8 full(300)": lambda L: L.full((2,), 300, dtype=L.uint8),
+    "uint8 masked_fill(-1)": lambda L: L.zeros(3, dtype=L.uint8).masked_fill(L.tensor([True, False, True]), -1),
+    "int fill_(2.7)": lambda L: L.zeros(3, dtype=L.int64).fill_(2.7),
+    "clamp with tensor bounds": lambda L: _grad1(L, lambda x: x.clamp(L.tensor([0.0, -1.0, 5.0, 0.0]),
+                                                                     L.tensor([1.0, 0.0, 6.0, 2.5]))),
+    "clamp with tensor bounds, bound grads": lambda L: _clamp_bound_grads(L),
+    "clamp ties": lambda L: _grad1(L, lambda x: x.clamp(L.tensor([-0.5, 0.0, 0.0, 1.0]), L.tensor(2.5))),
+    "masked_fill grad of the value": lambda L: _masked_value_grad(L),
+}
+
+
+def _copy_check(L, name):
+    x = L.tensor([1, 2])
+    y = getattr(x, name)()
+    y += 10
+    return Version(x), y is x
+
+
+def _grad1(L, f):
+    x = L.tensor([-2.0, 0.0, 5.5, 2.5], requires_grad=True)
+    y = f(x)
+    (y * L.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+    return y, x.grad
+
+
+def _grad2(L, f):
+    x = L.tensor([-5.5, 5.5, 3.0], requires_grad=True)
+    y = L.tensor([2.0, -2.0, 1.5], requires_grad=True)
+    f(x, y).sum().backward()
+    return x.grad, y.grad
+
+
+def _clamp_bound_grads(L):
+    x = L.tensor([-2.0, 0.5, 3.0, 1.0], requires_grad=True)
+    lo = L.tensor([0.0, 0.0, 0.0, 1.0], requires_grad=True)
+    hi = L.tensor([1.0, 1.0, 2.0, 0.5], requires_grad=True)
+    x.clamp(lo, hi).sum().backward()
+    return x.grad, lo.grad, hi.grad
+
+
+def _masked_value_grad(L):
+    x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = L.tensor(2.0, requires_grad=True)
+    x.masked_fill(L.tensor([True, False, True]), v).sum().backward()
+    return x.grad, v.grad
+
+
+@cases(POINTWISE)
+def test_pointwise(fn):
+    same(fn)
+
+
+# ---- reductions -----------------------------------------------------------------------------
+
+REDUCTIONS = {
+    "softmax over a size-0 dim": lambda L: (L.zeros(2, 0).softmax(1), L.zeros(2, 0).softmax(0)),
+    "log_softmax over a size-0 dim": lambda L: L.zeros(2, 0).log_softmax(1),
+    "logsumexp over a size-0 dim": lambda L: (L.zeros(2, 0).logsumexp(1), L.zeros(2, 0).logsumexp(0)),
+    "logsumexp of all of an empty tensor": lambda L: L.zeros(0, 3).logsumexp((0, 1)),
+    "logsumexp needs dim": lambda L: L.ones(2).logsumexp(),
+    "logsumexp of ints": lambda L: L.tensor([1, 2]).logsumexp(0),
+    "logsumexp of -inf": lambda L: _grad_of(L, [float("-inf"), float("-inf")], lambda x: x.logsumexp(0)),
+    "logsumexp of inf": lambda L: _grad_of(L, [float("inf"), 1.0], lambda x: x.logsumexp(0)),
+    "softmax of int": lambda L: L.tensor([1, 2]).softmax(0),
+    "log_softmax of bool": lambda L: L.tensor([True]).log_softmax(0),
+    "softmax dtype=": lambda L: L.ones(2, 3).softmax(0, dtype=L.float64),
+    "argmax of 0-d, dim=0": lambda L: (L.tensor(1.0).argmax(dim=0), L.tensor(1.0).argmax(dim=0, keepdim=True)),
+    "argmax of 0-d, dim=1": lambda L: L.tensor(1.0).argmax(dim=1),
+    "argmax keepdim, no dim": lambda L: (L.ones(3).argmax(keepdim=True), L.ones(2, 3).argmax(keepdim=True)),
+    "argmax of bool": lambda L: L.tensor([True, False]).argmax(),
+    "argmin of bool": lambda L: L.tensor([True, False]).argmin(),
+    "max of 0-d, dim=0": lambda L: L.tensor(1.0).max(dim=0),
+    "max of bool": lambda L: (L.tensor([True, False]).max(), L.tensor([True, False]).max(0)),
+    "norm p=0": lambda L: (L.tensor([0.0, 1, 2]).norm(p=0), L.tensor([[0.0, 1, 2]]).norm(p=0, dim=1)),
+    "norm p=0 has no gradient": lambda L: _grad_of(L, [0.0, 1.0, 2.0], lambda x: x.norm(p=0)),
+    "norm p=-inf": lambda L: _grad_of(L, [1.0, -1.0, 0.5], lambda x: x.norm(p=float("-inf"))),
+    "norm p=inf ties": lambda L: _grad_of(L, [1.0, -1.0, 0.5], lambda x: x.norm(p=float("inf"))),
+    "norm p=3": lambda L: _grad_of(L, [0.5, -1.0, 2.0], lambda x: x.norm(p=3)),
+    "norm p=0.5": lambda L: _grad_of(L, [1.0, -1.0, 0.5], lambda x: x.norm(p=0.5)),
+    "norm p=1.5": lambda L: _grad_of(L, [1.0, -1.0, 0.5], lambda x: x.norm(p=1.5)),
+    "norm of zeros": lambda L: [_grad_of(L, [0.0, 0.0], lambda x, p=p: x.norm(p=p)) for p in (1, 2, 3, 0.5)],
+    "norm of int": lambda L: L.tensor([0, -1, 2]).norm(),
+    "norm dim, keepdim": lambda L: _arange(L, 2, 3).norm(dim=1, keepdim=True),
+    "norm dtype=": lambda L: _arange(L, 2, 3).norm(dtype=L.float64),
+    "norm dims list": lambda L: _arange(L, 2, 3).norm(dim=[0, 1]),
+    "norm of empty": lambda L: L.zeros(0).norm(),
+    "inf-norm of empty": lambda L: L.zeros(0).norm(p=float("inf")),
+    "mean(dtype=int64)": lambda L: L.tensor([1.0, 2.0]).mean(dtype=L.int64),
+    "mean(dtype=float64)": lambda L: L.tensor([1.0, 2.0]).mean(dtype=L.float64),
+    "mean of int": lambda L: L.tensor([1, 2]).mean(),
+    "mean of bool": lambda L: L.tensor([True, False]).mean(),
+    "mean of int, dtype=float": lambda L: L.tensor([1, 2]).mean(dtype=L.float32),
+    "mean of half": lambda L: L.tensor([60000.0, 60000.0], dtype=L.float16).mean(),
+    "mean of nothing": lambda L: (L.zeros(0).mean(), L.zeros(2, 0).mean(1)),
+    "var with no degrees of freedom": lambda L: L.tensor([1.0]).var(),
+    "std with no degrees of freedom": lambda L: L.tensor([1.0]).std(),
+    "var(dim) with no degrees of freedom": lambda L: L.tensor([[1.0, 2.0]]).var(0),
+    "var of empty": lambda L: L.tensor([]).var(),
+    "var correction=2": lambda L: L.tensor([1.0, 2.0]).var(correction=2),
+    "std correction=3": lambda L: L.tensor([1.0, 2.0]).std(correction=3),
+    "var unbiased=False": lambda L: L.tensor([1.0]).var(unbiased=False),
+    "var(dim, unbiased)": lambda L: L.tensor([1.0, 2.0, 4.0]).var(0, False),
+    "std(dim, unbiased, keepdim)": lambda L: L.tensor([[1.0, 2.0, 4.0]]).std(1, True, True),
+    "var(False)": lambda L: L.tensor([1.0, 2.0, 4.0]).var(False),
+    "var of int": lambda L: L.tensor([1, 2]).var(),
+    "std of constant data: grad 0": lambda L: _grad_of(L, [1.0, 1.0, 1.0], lambda x: x.std()),
+    "std of one element: grad nan": lambda L: _grad_of(L, [1.0], lambda x: x.std()),
+    "var of one element: grad nan": lambda L: _grad_of(L, [1.0], lambda x: x.var()),
+    "std grad": lambda L: _grad_of(L, [1.0, 2.0, 4.0], lambda x: x.std()),
+    "var grad, correction=0": lambda L: _grad_of(L, [1.0, 2.0, 4.0], lambda x: x.var(correction=0)),
+    "std(dim) grad": lambda L: _grad_of(L, [[1.0, 2.0], [3.0, 5.0]], lambda x: x.std(1).sum()),
+    "all/any of uint8": lambda L: (L.tensor([1, 0], dtype=L.uint8).all(), L.tensor([1, 0], dtype=L.uint8).any(0)),
+    "all/any of float and int": lambda L: (L.tensor([1.0, 0]).all(), L.tensor([1, 0]).any(0)),
+    "prod of bool": lambda L: L.tensor([True, False]).prod(),
+    "sum of bool dim": lambda L: L.tensor([[True, False]]).sum(1),
+    "max over an empty dim": lambda L: L.zeros(0, 3).max(1),
+    "sum over an empty dim": lambda L: L.zeros(0, 3).sum(0),
+}
+
+
+def _grad_of(L, values, f):
+    x = L.tensor(values, requires_grad=True)
+    y = f(x)
+    try:
+        g = L.autograd.grad(y, x)
+    except RuntimeError as e:
+        g = type(e).__name__
+    return y, g
+
+
+@cases(REDUCTIONS)
+def test_reductions(fn):
+    same(fn)
+
+
+NUMPY_NAMES = {
+    "sum(axis, keepdims)": lambda L, a: a.sum(axis=1, keepdims=True),
+    "torch.sum(axis)": lambda L, a: L.sum(a, axis=0),
+    "mean(axis, keepdims)": lambda L, a: a.mean(axis=0, keepdims=True),
+    "max(axis)": lambda L, a: a.max(axis=0), "min(keepdims)": lambda L, a: a.min(0, keepdims=True),
+    "std(axis, keepdims)": lambda L, a: a.std(axis=0, keepdims=True),
+    "var(keepdims)": lambda L, a: a.var(0, keepdims=True),
+    "argmax(axis)": lambda L, a: a.argmax(axis=0), "amax(axis)": lambda L, a: a.amax(axis=0),
+    "softmax(axis)": lambda L, a: a.softmax(axis=0), "cumsum(axis)": lambda L, a: a.cumsum(axis=0),
+    "cat(axis)": lambda L, a: L.cat([a, a], axis=1), "stack(axis)": lambda L, a: L.stack([a, a], axis=1),
+    "squeeze(axis)": lambda L, a: a[None].squeeze(axis=0), "unsqueeze(axis)": lambda L, a: a.unsqueeze(axis=0),
+    "all(axis)": lambda L, a: a.all(axis=0), "any(keepdims)": lambda L, a: a.any(0, keepdims=True),
+    "prod(axis)": lambda L, a: a.prod(axis=0), "logsumexp(axis)": lambda L, a: a.logsumexp(axis=0),
+    "sum(dim=, axis=)": lambda L, a: a.sum(dim=0, axis=0), "flip(axis)": lambda L, a: a.flip(axis=0),
+    "norm(axis)": lambda L, a: a.norm(axis=0), "transpose(axis0, axis1)": lambda L, a: a.transpose(axis0=0, axis1=1),
+    "split(axis)": lambda L, a: a.split(1, axis=0),
+}
+
+
+@pytest.mark.parametrize("fn", list(NUMPY_NAMES.values()), ids=list(NUMPY_NAMES))
+def test_numpy_argument_names(fn):
+    same(lambda L: fn(L, _arange(L, 2, 3) - 2))
+
+
+# ---- views, shapes, dtypes of views ---------------------------------------------------------
+
+VIEWS = {
+    "view(int32 -> int64)": lambda L: Layout(L.arange(4, dtype=L.int32).view(L.int64)),
+    "view(float32 -> uint8)": lambda L: Layout(L.ones(2).view(L.uint8)),
+    "view(float32 -> uint8) 2-d": lambda L: Layout(L.ones(2, 2).view(L.uint8)),
+    "view(float32 -> float64) odd": lambda L: L.ones(3).view(L.float64),
+    "view(dtype) of a transpose": lambda L: L.ones(2, 4).t().view(L.float64),
+    "view(dtype) of 0-d": lambda L: L.tensor(1.0).view(L.uint8),
+    "view(dtype) of 0-d, same size": lambda L: L.tensor(1.0).view(L.int32),
+    "view(dtype) of an offset": lambda L: L.arange(8, dtype=L.int32).reshape(2, 4)[:, 1:3].view(L.int64),
+    "view(dtype) of a step slice": lambda L: L.arange(8, dtype=L.int32).reshape(2, 4)[:, ::2].view(L.int16),
+    "view(dtype) rescaling strides": lambda L: Layout(L.arange(16, dtype=L.int16).reshape(4, 4)[:, :2].view(L.int32)),
+    "view(dtype) of a leaf that requires grad": lambda L: L.ones(2, requires_grad=True).view(L.int32),
+    "view(dtype) shares memory": lambda L: _shares(L, lambda t: t.view(L.int32)),
+    ".mT of 0-d": lambda L: L.tensor(1.0).mT, ".mT of 1-d": lambda L: L.ones(2).mT,
+    ".T of 0-d": lambda L: L.tensor(1.0).T, ".T of 1-d": lambda L: L.ones(2).T,
+    ".T of 3-d": lambda L: Layout(_arange(L, 2, 3, 4).T), ".T of 2-d": lambda L: Layout(_arange(L, 2, 3).T),
+    "zeros()": lambda L: L.zeros(), "ones()": lambda L: L.ones(), "empty()": lambda L: L.empty(),
+    "zeros(())": lambda L: L.zeros(()), "zeros([])": lambda L: L.zeros([]),
+    "zeros(size=)": lambda L: L.zeros(size=(2, 3)), "ones(size=)": lambda L: L.ones(size=[2]),
+    "empty(size=)": lambda L: L.empty(size=(2,)).shape, "full(size=)": lambda L: L.full(size=(2,), fill_value=3.0),
+    "zeros(2, size=)": lambda L: L.zeros(2, size=(2, 3)), "zeros(tensor)": lambda L: L.zeros(L.tensor(2)),
+    "zeros(np.int64)": lambda L: L.zeros(np.int64(2)), "zeros(2.0)": lambda L: L.zeros(2.0),
+    "permute()": lambda L: L.ones(2).permute(),
+    "expand()": lambda L: L.ones(2).expand(), "view()": lambda L: L.ones(2).view(),
+    "reshape()": lambda L: L.ones(2).reshape(), "repeat()": lambda L: L.ones(2).repeat(),
+    "flip()": lambda L: L.ones(2).flip(), "tile()": lambda L: L.ones(2).tile(),
+    "tile(())": lambda L: L.ones(2).tile(()),
+    "squeeze()": lambda L: L.ones(1, 2).squeeze(),
+    "expand same shape": lambda L: Layout(L.ones(2, 3).expand(2, 3)),
+    "split": lambda L: [Layout(p) for p in _arange(L, 4, 3).split(3)],
+    "split sizes": lambda L: [Layout(p) for p in _arange(L, 4, 3).split([1, 3], 0)],
+    "chunk": lambda L: [Layout(p) for p in _arange(L, 4, 3).chunk(3, 1)],
+    "unbind": lambda L: [Layout(p) for p in _arange(L, 2, 3).unbind(1)],
+    "stack": lambda L: Layout(L.stack([L.ones(2), L.zeros(2)], 1)),
+    "stack promotes": lambda L: L.stack([L.ones(2), L.zeros(2, dtype=L.int64)]),
+    "repeat": lambda L: Layout(_arange(L, 2, 3).repeat(2, 1, 2)),
+    "repeat negative": lambda L: L.ones(2).repeat(-1),
+}
+
+
+def _shares(L, f):
+    t = L.ones(2)
+    v = f(t)
+    t[0] = 2.0
+    return v, Version(t)
+
+
+@cases(VIEWS)
+def test_views(fn):
+    same(fn)
+
+
+# ---- memory layout of fresh results: "preserve format" --------------------------------------
+
+def _layouts(L):
+    base = [_arange(L, 3, 4), _arange(L, 2, 3, 4), _arange(L, 4, 1, 3), _arange(L, 1, 4), _arange(L, 2, 1, 3, 1)]
+    out = []
+    for b in base:
+        out += [b, b.mT if b.ndim >= 2 else b, b.permute(*reversed(range(b.ndim))), b[..., ::2], b.expand(2, *b.shape)]
+        if b.ndim == 3:
+            out.append(b.permute(2, 0, 1))
+            out.append(b.transpose(0, 2)[1:])
+    return out
+
+
+LAYOUT_OPS = {
+    "exp": lambda L, t: t.exp(), "neg": lambda L, t: -t, "t + 1": lambda L, t: t + 1, "t * t": lambda L, t: t * t,
+    "relu": lambda L, t: t.relu(), "where": lambda L, t: L.where(t > 3, t, 0.0), "t > 0": lambda L, t: t > 0,
+    "clamp": lambda L, t: t.clamp(0, 5), "t ** 2": lambda L, t: t ** 2, "sigmoid": lambda L, t: t.sigmoid(),
+    "bool.float()": lambda L, t: (t > 2).float(), "ones_like": lambda L, t: L.ones_like(t),
+    "zeros_like": lambda L, t: L.zeros_like(t), "full_like": lambda L, t: L.full_like(t, 2),
+    "empty_like": lambda L, t: L.empty_like(t).fill_(0), "clone": lambda L, t: t.clone(),
+    "to(float64)": lambda L, t: t.to(L.float64), "double()": lambda L, t: t.double(),
+    "contiguous": lambda L, t: t.contiguous(), "t + contiguous": lambda L, t: t + L.ones(t.shape),
+    "contiguous + t": lambda L, t: L.ones(t.shape) + t, "t + row": lambda L, t: t + L.ones(t.shape[-1]),
+    "clone(contiguous_format)": lambda L, t: t.clone(memory_format=L.contiguous_format),
+    "abs": lambda L, t: t.abs(), "masked_fill": lambda L, t: t.masked_fill(t > 2, 0.0),
+    "softmax": lambda L, t: t.softmax(-1), "sum(-1, keepdim)": lambda L, t: t.sum(-1, keepdim=True),
+}
+
+
+@pytest.mark.parametrize("op", list(LAYOUT_OPS), ids=list(LAYOUT_OPS))
+def test_fresh_results_keep_pytorch_layout(op):
+    same(lambda L: [Layout(LAYOUT_OPS[op](L, t)) for t in _layouts(L)])
+
+
+def test_mixed_layouts_of_two_inputs():
+    def run(L):
+        ts = _layouts(L)
+        out = []
+        for a in ts[:12]:
+            for b in ts[:12]:
+                try:
+                    out.append(Layout(a * b))
+                except RuntimeError:
+                    out.append("error")
+        return out
+    same(run)
+
+
+# ---- warnings: PyTorch's own, and no NumPy RuntimeWarning --------------------------------------
+
+NOISY_OPS = """
+import warnings
+import minitorch as T
+x = T.tensor([0.0, 1.0, -1.0, float("inf"), -float("inf"), float("nan"), 3e38])
+ops = [x.exp(), x.log(), x.sqrt(), x / 0, x * x, x - x, x + x, x.cos(), x.sin(), x.to(T.float16), x ** 100,
+       x.log1p(), x.reciprocal(), x.rsqrt(), x.sigmoid(), x.tanh(), x.softmax(0), x.logsumexp(0), x.norm(),
+       x.std(), x.var(), x.mean(), x.prod(), x.cumprod(0), x.sum(), T.zeros(0).mean(), x.pow(-1), x.expm1(),
+       x // 0, x % 0, T.fmod(x, 0.0), x.clamp(0, 1), x.round(decimals=2), T.tensor([1e38]) * 10,
+       T.tensor([60000.0]).half() * 2, x.half().sum(), x.amax(), T.tensor([70000.0]).half(), x.abs() @ x,
+       T.tensor([3e38, 3e38]).sum(), (x * 0).mean(0), x.var(0), T.tensor([1.0]).std()]
+print(len(ops))
+"""
+
+
+def test_no_numpy_runtime_warning_reaches_the_learner():
+    """Run as a learner runs it (a fresh interpreter, Python's default warning filters): inf and nan
+    come silently, as in PyTorch; only PyTorch's own warnings (std of one value) are shown."""
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-c", NOISY_OPS], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "RuntimeWarning" not in proc.stderr, proc.stderr
+    assert "degrees of freedom" in proc.stderr  # the warning PyTorch gives, kept
+
+
+def test_the_learners_own_numpy_still_warns():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np.log(np.zeros(1))
+    assert any(issubclass(w.category, RuntimeWarning) for w in caught)
+
+
+def test_T_on_a_tensor_that_is_not_2d_warns_once_as_pytorch():
+    torch.set_warn_always(False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        minitorch.ones(2, 3, 4).T
+        minitorch.ones(3).T
+        minitorch.ones(2, 3).T
+    assert len(caught) == 1 and "x.mT" in str(caught[0].message)
+
+
+# ---- call forms: out=, legacy constructors, backends, module names --------------------------
+
+def _out(L, f, out):
+    r = f(L, out)
+    return r is out, Version(out), Layout(out)
+
+
+OUT_CASES = {
+    "add": lambda L: _out(L, lambda L, o: L.add(L.ones(2, 3), L.ones(2, 3), out=o), L.empty(2, 3)),
+    "add, empty out resized": lambda L: _out(L, lambda L, o: L.add(L.ones(2, 3), 1, out=o), L.empty(0)),
+    "add, wrong shape resized with a warning": lambda L: _out(L, lambda L, o: L.add(L.ones(2, 3), 1, out=o),
+                                                              L.empty(5)),
+    "add into float64": lambda L: _out(L, lambda L, o: L.add(L.ones(2), L.ones(2), out=o), L.empty(2,
+                                                                                                  dtype=L.float64)),
+    "add float into int": lambda L: _out(L, lambda L, o: L.add(L.ones(2), L.ones(2), out=o), L.empty(2,
+                                                                                                    dtype=L.int64)),
+    "add ints into float": lambda L: _out(L, lambda L, o: L.add(L.ones(2).long(), 1, out=o), L.empty(2)),
+    "out requires grad": lambda L: _out(L, lambda L, o: L.add(L.ones(2), 1, out=o), L.empty(2, requires_grad=True)),
+    "input requires grad": lambda L: _out(L, lambda L, o: L.exp(L.ones(2, requires_grad=True), out=o), L.empty(2)),
+    "under no_grad": lambda L: _no_grad_out(L),
+    "transposed out keeps its strides": lambda L: _out(L, lambda L, o: L.add(L.ones(2, 3), 1, out=o),
+                                                       L.empty(3, 2).T),
+    "alpha": lambda L: _out(L, lambda L, o: L.add(L.ones(2), L.ones(2), alpha=2, out=o), L.empty(2)),
+    "sub, mul, div": lambda L: [_out(L, lambda L, o, f=f: f(L.ones(2) * 3, 2, out=o), L.empty(2))
+                                for f in (L.sub, L.mul, L.div)],
+    "div rounding": lambda L: _out(L, lambda L, o: L.div(L.ones(2) * 3, 2, rounding_mode="floor", out=o),
+                                   L.empty(2)),
+    "matmul": lambda L: _out(L, lambda L, o: L.matmul(L.ones(2, 3), L.ones(3, 2), out=o), L.empty(2, 2)),
+    "matmul wants the dtype exactly": lambda L: _out(L, lambda L, o: L.matmul(L.ones(2, 3), L.ones(3, 2), out=o),
+                                                     L.empty(2, 2, dtype=L.float64)),
+    "mm": lambda L: _out(L, lambda L, o: L.mm(L.ones(2, 3), L.ones(3, 2), out=o), L.empty(2, 2)),
+    "sum(dim)": lambda L: _out(L, lambda L, o: L.sum(L.ones(2, 3), 0, out=o), L.empty(3)),
+    "sum() has no out=": lambda L: _out(L, lambda L, o: L.sum(L.ones(2, 3), out=o), L.empty(())),
+    "mean": lambda L: _out(L, lambda L, o: L.mean(L.ones(2, 3), out=o), L.empty(())),
+    "mean(dim)": lambda L: _out(L, lambda L, o: L.mean(L.ones(2, 3), 0, out=o), L.empty(3)),
+    "cat": lambda L: _out(L, lambda L, o: L.cat([L.ones(2, 3), L.zeros(2, 3)], out=o), L.empty(4, 3)),
+    "cat into float64": lambda L: _out(L, lambda L, o: L.cat([L.ones(2)], out=o), L.empty(2, dtype=L.float64)),
+    "stack": lambda L: _out(L, lambda L, o: L.stack([L.ones(2), L.zeros(2)], out=o), L.empty(2, 2)),
+    "clamp": lambda L: _out(L, lambda L, o: L.clamp(L.arange(4.0), 1, 2, out=o), L.empty(4)),
+    "where": lambda L: _out(L, lambda L, o: L.where(L.arange(4.0) > 1, L.ones(4), L.zeros(4), out=o), L.empty(4)),
+    "exp, sqrt, abs, neg, sigmoid, tanh": lambda L: [_out(L, lambda L, o, f=f: f(L.arange(3.0), out=o), L.empty(3))
+                                                     for f in (L.exp, L.sqrt, L.abs, L.neg, L.sigmoid, L.tanh)],
+    "gt into bool and float": lambda L: [_out(L, lambda L, o: L.gt(L.arange(3.0), 1, out=o), L.empty(3, dtype=dt))
+                                         for dt in (L.bool, L.float32, L.int64)],
+    "max(dim) into a tuple": lambda L: L.max(_arange(L, 2, 3), 1, out=(L.empty(0), L.empty(0, dtype=L.int64))),
+    "max(dim) indices of the wrong dtype": lambda L: L.max(_arange(L, 2, 3), 1, out=(L.empty(0), L.empty(0))),
+    "argmax": lambda L: _out(L, lambda L, o: L.argmax(_arange(L, 2, 3), 1, out=o), L.empty(2, dtype=L.int64)),
+    "softmax": lambda L: _out(L, lambda L, o: L.softmax(_arange(L, 2, 3), 1, out=o), L.empty(2, 3)),
+    "cumsum": lambda L: _out(L, lambda L, o: L.cumsum(_arange(L, 2, 3), 1, out=o), L.empty(2, 3)),
+    "maximum": lambda L: _out(L, lambda L, o: L.maximum(L.ones(2), L.zeros(2), out=o), L.empty(2)),
+    "pow": lambda L: _out(L, lambda L, o: L.pow(L.arange(3.0), 2, out=o), L.empty(3)),
+    "arange, zeros": lambda L: [_out(L, lambda L, o: L.arange(6, out=o), L.empty(6)),
+                                _out(L, lambda L, o: L.zeros(2, 3, out=o), L.empty(2, 3))],
+}
+
+
+def _no_grad_out(L):
+    o = L.zeros(3, requires_grad=True)
+    with L.no_grad():
+        L.add(L.ones(3), 1, out=o)
+    return Version(o)
+
+
+@cases(OUT_CASES)
+def test_out(fn):
+    same(fn)
+
+
+LEGACY = {
+    "FloatTensor(list)": lambda L: L.FloatTensor([1, 2]), "FloatTensor(sizes)": lambda L: L.FloatTensor(2, 3).shape,
+    "FloatTensor()": lambda L: L.FloatTensor(), "LongTensor(floats)": lambda L: L.LongTensor([1.5, 2]),
+    "LongTensor(size)": lambda L: L.LongTensor(2).shape, "DoubleTensor": lambda L: L.DoubleTensor([1]),
+    "IntTensor": lambda L: L.IntTensor([1]), "BoolTensor": lambda L: L.BoolTensor([1, 0]),
+    "ByteTensor": lambda L: L.ByteTensor([1, 0]), "HalfTensor": lambda L: L.HalfTensor([1, 0]),
+    "ShortTensor": lambda L: L.ShortTensor([1, 0]), "CharTensor": lambda L: L.CharTensor([1, 0]),
+    "Tensor(float32 array) shares": lambda L: _shares_np(L, L.Tensor, np.float32),
+    "Tensor(float64 array) copies": lambda L: _shares_np(L, L.Tensor, np.float64),
+    "FloatTensor(float32 array) shares": lambda L: _shares_np(L, L.FloatTensor, np.float32),
+    "LongTensor(int64 array) shares": lambda L: _shares_np(L, L.LongTensor, np.int64),
+    "LongTensor(int32 array) copies": lambda L: _shares_np(L, L.LongTensor, np.int32),
+    "Tensor(tensor) shares": lambda L: _shares_t(L, L.Tensor, L.tensor([1.0, 2.0])),
+    "Tensor(long tensor)": lambda L: L.Tensor(L.tensor([1, 2])),
+    "FloatTensor(tensor) shares": lambda L: _shares_t(L, L.FloatTensor, L.tensor([1.0, 2.0])),
+    "LongTensor(float tensor)": lambda L: L.LongTensor(L.tensor([1.0, 2.0])),
+    "Tensor()": lambda L: L.Tensor(), "Tensor(2, 3)": lambda L: L.Tensor(2, 3).shape,
+    "Tensor((2, 3))": lambda L: L.Tensor((2, 3)), "Tensor(Size)": lambda L: L.Tensor(L.Size([2, 3])).shape,
+    "Tensor(3.5)": lambda L: L.Tensor(3.5), "Tensor([])": lambda L: L.Tensor([]),
+    "Tensor(dtype=)": lambda L: L.Tensor([1], dtype=L.float64), "Tensor(device=)": lambda L: L.Tensor([[1, 2]],
+                                                                                                       device="cpu"),
+    "Tensor(np scalar)": lambda L: L.Tensor(np.float32(2)), "Tensor(2, 3.0)": lambda L: L.Tensor(2, 3.0),
+    "Tensor(x) of x requiring grad": lambda L: _alias_of_leaf(L),
+    "isinstance": lambda L: (isinstance(L.FloatTensor([1]), L.FloatTensor), isinstance(L.ones(1), L.LongTensor),
+                             isinstance(L.ones(1), L.Tensor), type(L.FloatTensor([1])) is L.Tensor),
+    "t.type(LongTensor)": lambda L: (L.ones(2).type(L.LongTensor), L.ones(2).type("torch.IntTensor"),
+                                     L.ones(2).type()),
+    "tensor(tensor) warns": lambda L: L.tensor(L.ones(2)),
+    "tensor(tensor requiring grad) warns": lambda L: L.tensor(L.ones(2, requires_grad=True)),
+    "new_tensor(tensor) warns": lambda L: L.ones(2).new_tensor(L.ones(2)),
+    "tensor(list of tensors) does not": lambda L: L.tensor([L.tensor(1.0), L.tensor(2.0)]),
+    "as_tensor(tensor) does not": lambda L: L.as_tensor(L.ones(2)),
+}
+
+
+def _shares_np(L, ctor, dtype):
+    a = np.array([1, 2], dtype)
+    t = ctor(a)
+    a[0] = 99
+    return t
+
+
+def _shares_t(L, ctor, src):
+    t = ctor(src)
+    src[0] = 99
+    return t, Version(src)
+
+
+def _alias_of_leaf(L):
+    x = L.ones(2, requires_grad=True)
+    y = L.Tensor(x)
+    return y.requires_grad, type(y.grad_fn).__name__, y._base is x, y.data_ptr() == x.data_ptr()
+
+
+@cases(LEGACY)
+def test_legacy_constructors(fn):
+    same(fn)
+
+
+def test_backends_probes():
+    same(lambda L: (L.backends.mps.is_available(), L.backends.mps.is_built(), L.backends.cudnn.is_available(),
+                    L.backends.cudnn.enabled, L.backends.cudnn.deterministic))
+
+
+def test_backends_cudnn_imports_and_takes_flags():
+    import minitorch.backends.cudnn as cudnn
+    cudnn.benchmark = True
+    assert minitorch.backends.cudnn.benchmark is True
+    cudnn.benchmark = False
+
+
+def test_classes_print_with_the_package_name():
+    same(lambda L: [repr(c).replace("torch", "X").replace("miniX", "X") for c in (L.Tensor, L.Size, L.dtype, L.device)])
+    assert repr(type(minitorch.ones(1))) == "<class 'minitorch.Tensor'>"
+
+
+def test_device_never_equals_a_string():
+    same(lambda L: (L.ones(1).device == "cpu", L.ones(1).device != "cpu", L.ones(1).device == L.device("cpu"),
+                    L.ones(1).device.type == "cpu", str(L.ones(1).device) == "cpu", "cpu" == L.device("cpu")))
+
+
+MATMUL_ERRORS = {
+    "3-d @ 2-d": ((16, 8, 8), (64, 10)), "2-d @ 3-d": ((8, 8), (2, 64, 10)), "3-d @ 3-d": ((2, 8, 8), (2, 64, 10)),
+    "1-d @ 2-d": ((8,), (64, 10)), "2-d @ 1-d": ((8, 3), (64,)), "3-d @ 1-d": ((2, 8, 3), (64,)),
+    "1-d @ 3-d": ((3,), (2, 64, 10)), "4-d @ 2-d": ((2, 3, 8, 8), (64, 10)), "batch mismatch": ((2, 8, 8), (3, 8, 10)),
+    "4-d @ 3-d": ((2, 3, 8, 8), (3, 64, 10)), "1-d @ 1-d": ((3,), (4,)),
+}
+
+
+@pytest.mark.parametrize("shapes", list(MATMUL_ERRORS.values()), ids=list(MATMUL_ERRORS))
+def test_matmul_errors_name_the_folded_shapes(shapes):
+    def msg(L):
+        try:
+            L.ones(*shapes[0]) @ L.ones(*shapes[1])
+        except RuntimeError as e:
+            return str(e)
+    (_, t), _ = _run(torch, msg)
+    (_, m), _ = _run(minitorch, msg)
+    assert m.startswith(t), f"minitorch: {m}\ntorch:     {t}"
+
+
+def test_matmul_dtype_errors():
+    for a, b in [((2, 3), (3, 4)), ((3,), (3,))]:
+        def f(L):
+            L.ones(*a) @ L.ones(*b, dtype=L.float64)
+        (_, et), _ = _run(torch, f)
+        (_, em), _ = _run(minitorch, f)
+        assert str(em).startswith(str(et)), (em, et)
+
+
+def test_bmm_and_mm_errors():
+    for f in (lambda L: L.mm(L.ones(2, 3), L.ones(4, 5)), lambda L: L.bmm(L.ones(2, 2, 3), L.ones(2, 4, 5))):
+        (_, et), _ = _run(torch, f)
+        (_, em), _ = _run(minitorch, f)
+        assert str(em).startswith(str(et)), (em, et)
