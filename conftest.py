@@ -8,6 +8,18 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
+
 _DIR = tempfile.mkdtemp(prefix="minitorch-tests-")
 os.environ["MINITORCH_PROGRESS"] = str(Path(_DIR) / "progress.json")
 atexit.register(shutil.rmtree, _DIR, True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """A notebook's cells run in one kernel, in order: under `-n`, each file's items stay on one
+    worker (what `make test` asks with --dist loadfile), also when the command line says only -n."""
+    if config.getoption("dist", "load") == "load":
+        from xdist.scheduler import LoadFileScheduling
+        return LoadFileScheduling(config, log)
+    return None

@@ -116,11 +116,11 @@ class Tensor:
 
     def stride(self, dim=None):
         """Steps, in elements, between neighbours along each dim (NumPy counts in bytes)."""
-        if self._data.size:
+        if self._data.size or any(self._data.strides):  # (an empty view of real memory keeps its strides)
             item = self._data.itemsize
             st = tuple(s // item for s in self._data.strides)
         else:
-            # NumPy reports all-zero strides for an empty array, so the layout is gone; give the
+            # NumPy reports all-zero strides for a new empty array, so the layout is gone; give the
             # row-major strides PyTorch gives a new empty tensor (a size-0 dim counts as 1)
             st, step = [], 1
             for n in reversed(self._data.shape):

@@ -7,28 +7,33 @@
     q1.solution()     # a reference answer (you asked for it)
 
 check() finds your function by name in the notebook, calls it on the question's inputs and
-compares each result with the reference, exactly as the grader does: the same inputs, the same
+compares each result with the expected one, exactly as the grader does: the same inputs, the same
 comparison, the same verdict (spec.decide), and the same rules on how the answer is written
 (grading/rules.py, reading the cells you ran as the grader reads the cells you hand in). When it
 does not pass it raises CheckFailed, an AssertionError that Jupyter shows as the message alone;
 that is also how nbgrader sees a failed test cell.
+
+The expected values of the visible cases come with the course (checks/NN_name.json, computed by
+`make release` from the instructor's solutions). Other cases (`q1.check(cases=[...], random=N,
+seed=S)`, the hidden tests nbgrader runs) and solution() need the instructor's solutions
+notebook itself (answers.py: the course checkout's solutions/, or $MINITORCH_SOLUTIONS); where
+it is not, they say so.
 """
 from __future__ import annotations
 
+import dataclasses
 import html
-import inspect
 import linecache
 import sys
-import textwrap
 from dataclasses import dataclass, field
 
-from . import progress
+from . import answers, checkdata, progress
 from .grading import rules
 from .grading.harness import ForbiddenCallError, forbid_calls
 from .notebook import python_code
-from .spec import CaseOutcome, Exercise, QuestionSpec, decide, expected_outcome, judge, run_in_process
+from .spec import CaseOutcome, Exercise, QuestionSpec, decide, judge, run_in_process
 
-STATUSES = ("correct", "incorrect", "not_attempted", "missing")
+STATUSES = ("correct", "incorrect", "not_attempted", "missing", "unavailable")
 
 
 @dataclass
@@ -111,8 +116,9 @@ class Question:
         if fn is None:
             fn = sys._getframe(1).f_globals.get(self.spec.function)
         result = self.evaluate(fn, cases=cases, random=random, seed=seed)
-        progress.record_check(self.exercise.name, self.spec.id, result.status, result.passed,
-                              result.total)
+        if result.status != "unavailable":
+            progress.record_check(self.exercise.name, self.spec.id, result.status, result.passed,
+                                  result.total)
         if not result:
             raise CheckFailed(result)
         _display(result)
@@ -128,8 +134,10 @@ class Question:
         if not callable(fn):
             return CheckResult(s.id, name, "missing", f"✘ {s.id}: {name} is not a function",
                                [f"{name} is a {type(fn).__name__}; define it with `def {name}(...):`"])
-        case_list = s.cases(cases, random, seed)
-        expected = [expected_outcome(s.reference, _copy(c.args), s.raises) for c in case_list]
+        found = self._cases_and_expected(cases, random, seed)
+        if isinstance(found, CheckResult):
+            return found
+        case_list, expected = found
         called = []
         restore = forbid_calls(self.exercise.forbidden_calls, called.append)
         try:
@@ -139,6 +147,43 @@ class Question:
         outcomes = [judge(s, c, e, a) for c, e, a in zip(case_list, expected, actual)]
         return self._verdict(outcomes, sorted(set(called)), self.static_violations(fn))
 
+    def _cases_and_expected(self, cases, random, seed):
+        """(cases, expected outcomes): the visible ones from the stored check data; any others
+        computed from the instructor's solutions. A CheckResult when they cannot be had here."""
+        s, ex = self.spec, self.exercise
+        visible = cases is None and not random
+        if visible:
+            try:
+                stored = checkdata.visible(ex, s)
+            except checkdata.CheckDataError as e:
+                stored, broken = None, str(e)
+            else:
+                broken = None
+            if stored is not None:
+                return stored
+        try:
+            key = answers.load(ex)
+        except answers.AnswerKeyError as e:
+            return self._unavailable(f"the instructor's solutions notebook is broken: {e}")
+        if key is None:
+            if visible:
+                why = broken or f"this installation has no check data for {ex.name} {s.id}"
+                return self._unavailable(f"{why}; run `python -m minitorch_course.release` in the course "
+                                         "checkout, or reinstall the course")
+            return self._unavailable(
+                "these cases (hidden or extra tests) can only be checked where the instructor's "
+                f"solutions are: {answers.where_they_would_be(ex.name)}")
+        try:
+            case_list = key.cases(s, cases, random, seed)
+            return case_list, key.expected(s, case_list)
+        except answers.AnswerKeyError as e:
+            return self._unavailable(str(e))
+
+    def _unavailable(self, why):
+        s = self.spec
+        return CheckResult(s.id, s.function, "unavailable", f"✘ {s.id}: {s.function} could not be checked here",
+                           [why])
+
     def static_violations(self, fn):
         """The rules on how the answer is written that the learner's code breaks, read from the
         cells they ran (as the grader reads the cells they hand in)."""
@@ -147,7 +192,7 @@ class Question:
             return []
         r = rules.Rules.of(self.exercise, self.spec)
         if not in_notebook:  # a test or a script of the course itself may build on the course package
-            r = rules.Rules(r.calls, r.imports, r.no_loops, trusted=("minitorch_course",))
+            r = dataclasses.replace(r, trusted=("minitorch_course",))
         return rules.violations(program, name, r, defined_here=in_notebook)
 
     def _verdict(self, outcomes, called=(), static=()):
@@ -210,17 +255,27 @@ class Question:
                              f"{html.escape(text)}</div>"))
 
     def solution(self):
-        """Show a reference answer. Try the hints first: you learn more from writing it."""
-        progress.record_solution(self.exercise.name, self.spec.id)
-        src = textwrap.dedent(inspect.getsource(self.spec.answer or self.spec.reference))
-        _display(_Text(f"A reference answer for {self.spec.id}:\n\n{src}",
-                       f"<div><b>A reference answer for {self.spec.id}</b> (compare it with yours; "
+        """Show a reference answer (from the instructor's solutions notebook, where it is).
+        Try the hints first: you learn more from writing it."""
+        sid, name = self.spec.id, self.exercise.name
+        try:
+            key = answers.load(self.exercise)
+        except answers.AnswerKeyError as e:
+            key, broken = None, str(e)
+        else:
+            broken = None
+        if key is None:
+            text = (f"No reference answer for {sid} here: {broken or answers.where_they_would_be(name)}. "
+                    "The answers stay with the instructor's copy of the course (solutions/); "
+                    f"{sid}.hint() still helps.")
+            _display(_Text(text, f"<div style='border-left:4px solid #9a6700;padding:4px 8px'>"
+                                 f"{html.escape(text)}</div>"))
+            return
+        progress.record_solution(name, sid)
+        src = key.source(self.spec)
+        _display(_Text(f"A reference answer for {sid}:\n\n{src}",
+                       f"<div><b>A reference answer for {sid}</b> (compare it with yours; "
                        f"then write yours again without looking):<pre>{html.escape(src)}</pre></div>"))
-
-
-def _copy(args):
-    from .spec import decode_plain_copy
-    return tuple(decode_plain_copy(a) for a in args)
 
 
 def _history():

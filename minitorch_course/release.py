@@ -1,7 +1,15 @@
-"""solutions/ -> exercises/: the one command that makes the learners' notebooks.
+"""solutions/ -> exercises/ and checks/: the one command that makes what learners get.
 
-    python -m minitorch_course.release            # regenerate every exercises/NAME.ipynb
-    python -m minitorch_course.release --check    # exit 1 if exercises/ is out of date
+    python -m minitorch_course.release            # regenerate exercises/NAME.ipynb and checks/NAME.json
+    python -m minitorch_course.release --check    # exit 1 if either is out of date
+    python -m minitorch_course.release --root DIR # the course checkout at DIR (default: this package's)
+
+For each solutions/NAME.ipynb it writes two files. The check data,
+minitorch_course/checks/NAME.json, is what the learner's q1.check() compares with: the solution
+cells are run (the instructor's code, trusted) on every visible case of the exercise, the fixed
+ones and the seeded random ones, and the expected outcomes are stored as plain data; hidden tests
+are not. It ships with the package, so check() works wherever the course is installed (JupyterLab,
+nbval, nbgrader, Colab, Binder) while the solutions themselves never leave solutions/.
 
 Each solution block (### BEGIN/END SOLUTION) becomes the same stub,
     # YOUR CODE HERE
@@ -25,11 +33,10 @@ from .notebook import (NotebookError, cell_source, dumps, grade_id, nbgrader, pa
 
 
 def repo_root() -> Path:
-    """The directory holding solutions/: the current one, or the checkout this package is in."""
-    for candidate in (Path.cwd(), Path(__file__).resolve().parents[1]):
-        if (candidate / "solutions").is_dir():
-            return candidate
-    return Path.cwd()
+    """The course checkout this package is in (the folder holding solutions/), never the
+    current folder: a release made from elsewhere must not pick up another copy. Pass --root
+    (or --solutions and --exercises) to release another checkout."""
+    return Path(__file__).resolve().parents[1]
 
 
 def check_against_spec(nb, name) -> list[str]:
@@ -74,45 +81,75 @@ def build(source: Path) -> str:
     return dumps(release(nb, name, f"solutions/{source.name}"))
 
 
-def run(solutions: Path, exercises: Path, names=(), check=False, out=sys.stdout) -> int:
+def build_checks(source: Path) -> str:
+    """The check data text (checks/NAME.json) for one solutions notebook: its solution cells run
+    on every visible case. Raises NotebookError."""
+    from . import answers, checkdata
+    from .exercises import all_exercises
+    ex = all_exercises().get(source.stem)
+    if ex is None:
+        raise NotebookError(f"{source}: no exercise module defines {source.stem}")
+    try:
+        return checkdata.dumps(checkdata.build(answers.read(ex, source)))
+    except (answers.AnswerKeyError, checkdata.CheckDataError) as e:
+        raise NotebookError(f"{source}: {e}") from None
+
+
+def _update(dst: Path, text: str, check: bool, out) -> bool:
+    """Write dst (or, with check, only compare); True when it was out of date."""
+    current = dst.read_text(encoding="utf-8") if dst.exists() else None
+    if current == text:
+        print(f"up to date  {dst}", file=out)
+        return False
+    if check:
+        print(f"OUT OF DATE {dst} (run: python -m minitorch_course.release)", file=out)
+    else:
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        dst.write_text(text, encoding="utf-8")
+        print(f"wrote       {dst}", file=out)
+    return True
+
+
+def run(solutions: Path, exercises: Path, names=(), check=False, out=sys.stdout, checks: Path | None = None) -> int:
+    """Release every solutions notebook (or those named): exercises/NAME.ipynb and, unless
+    checks is None, checks/NAME.json. Nothing is written when any notebook fails to build."""
     sources = sorted(solutions.glob("*.ipynb"))
     if names:
         sources = [s for s in sources if s.stem in names or s.name in names]
     if not sources:
         print(f"no solutions notebooks found in {solutions}", file=out)
         return 1
-    stale = 0
+    built = []
     for src in sources:
-        dst = exercises / src.name
         try:
-            text = build(src)
+            files = [(exercises / src.name, build(src))]
+            if checks is not None:
+                files.append((checks / f"{src.stem}.json", build_checks(src)))
         except NotebookError as e:
             print(f"error: {e}", file=out)
             return 1
-        current = dst.read_text(encoding="utf-8") if dst.exists() else None
-        if current == text:
-            print(f"up to date  {dst}", file=out)
-            continue
-        if check:
-            stale += 1
-            print(f"OUT OF DATE {dst} (run: python -m minitorch_course.release)", file=out)
-        else:
-            exercises.mkdir(parents=True, exist_ok=True)
-            dst.write_text(text, encoding="utf-8")
-            print(f"wrote       {dst}", file=out)
-    return 1 if stale else 0
+        built += files
+    stale = sum(_update(dst, text, check, out) for dst, text in built)
+    return 1 if stale and check else 0
 
 
 def main(argv=None) -> int:
-    root = repo_root()
     p = argparse.ArgumentParser(prog="python -m minitorch_course.release", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("names", nargs="*", help="only these exercises (e.g. 03_strides)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if out of date")
-    p.add_argument("--solutions", type=Path, default=root / "solutions")
-    p.add_argument("--exercises", type=Path, default=root / "exercises")
+    p.add_argument("--root", type=Path, default=repo_root(),
+                   help="the course checkout (default: the one this package is in, never the current folder)")
+    p.add_argument("--solutions", type=Path, help="default: ROOT/solutions")
+    p.add_argument("--exercises", type=Path, help="default: ROOT/exercises")
+    p.add_argument("--checks", type=Path, help="where the check data goes (default: ROOT/minitorch_course/checks)")
     a = p.parse_args(argv)
-    return run(a.solutions, a.exercises, a.names, a.check)
+    solutions = a.solutions or a.root / "solutions"
+    if not solutions.is_dir():
+        print(f"error: no solutions folder at {solutions} (pass --root or --solutions)", file=sys.stderr)
+        return 2
+    return run(solutions, a.exercises or a.root / "exercises", a.names, a.check,
+               checks=a.checks or a.root / "minitorch_course" / "checks")
 
 
 if __name__ == "__main__":

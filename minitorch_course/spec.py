@@ -1,10 +1,14 @@
-"""What an exercise is, in one place: its questions, their inputs, reference, comparison, hints.
+"""What an exercise is, in one place: its questions, their inputs, comparison and hints.
 
-An exercise module (minitorch_course/exercises/*.py) defines `EXERCISE = Exercise(...)`.
-The same objects serve the learner's `q1.check()` (in the notebook's own process) and the
-grader (which computes expected values in its own process and compares them with the plain
-data a sandboxed submission sent back). Nothing here runs submitted code except
-`run_in_process`, which the in-notebook check calls on the learner's own function.
+An exercise module (minitorch_course/exercises/*.py) defines `EXERCISE = Exercise(...)`: the
+inputs (visible cases and seeded random case generators), how results are compared, the hints
+and the rules on how an answer is written. It holds no answer: the reference solutions are the
+solution cells of solutions/NN_name.ipynb (see answers.py), and what a learner's check() needs
+of them is computed by `make release` into checks/NN_name.json (see checkdata.py). The same
+objects serve the learner's `q1.check()` (in the notebook's own process) and the grader (which
+computes expected values in its own process and compares them with the plain data a sandboxed
+submission sent back). Nothing here runs submitted code except `run_in_process`, which the
+in-notebook check calls on the learner's own function.
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from . import render as _render
 from .grading.harness import ForbiddenCallError, encode
 from .notebook import python_code
 
@@ -41,12 +46,17 @@ class Array:
     values: Any = None  # nested lists, or None when too large to send
 
     def __str__(self):
-        vals = show(self.values) if self.values is not None else "..."
-        return f"{self.kind}({vals}, shape={self.shape}, dtype={self.dtype})"
+        return _render.render(self)
 
 
 def as_array(x):
     """The Array a reference result stands for (a numpy array or a minitorch tensor)."""
+    return decode(encode(x))
+
+
+def as_plain(x):
+    """A value as the checker sees a submission's: encoded as plain data, then decoded (tensors
+    and arrays become Arrays, other foreign objects Foreigns). Expected values are kept so."""
     return decode(encode(x))
 
 
@@ -210,12 +220,9 @@ def _nest(flat, shape):
 # ---------------------------------------------------------------------------------------
 # Comparing: one place that says precisely what differs
 # ---------------------------------------------------------------------------------------
-def show(v):
-    """A short, exact rendering of a value for a message."""
-    if isinstance(v, Foreign):
-        return str(v)
-    r = repr(v)
-    return r if len(r) <= 160 else r[:157] + "..."
+def show(v, limit=160):
+    """A value on one line for a message, as the learner would print it (see render.py)."""
+    return _render.render(v, limit=limit)
 
 
 _KIND = {bool: "a bool", int: "an int", float: "a float", str: "a str", tuple: "a tuple",
@@ -257,9 +264,11 @@ def compare_values(expected, actual, where=""):
             return None
         if math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-12):
             return None
-        return f"{here} is {actual!r}, expected {expected!r}"
+        e, a = _render.number_pair(expected, actual)
+        return f"{here} is {a}, expected {e}"
     if actual != expected:
-        return f"{here} is {show(actual)}, expected {show(expected)}"
+        e, a = _render.render_pair(expected, actual, 160)
+        return f"{here} is {a}, expected {e}"
     return None
 
 
@@ -287,11 +296,25 @@ def _flat(v):
         yield v
 
 
+_ARRAY_NAME = {"tensor": "a tensor", "ndarray": "a NumPy array"}
+ARRAY_RTOL, ARRAY_ATOL = 1e-5, 1e-8  # float elements of arrays and tensors
+
+
+def _index(i, shape):
+    """The row-major position i as an index: [1, 0]."""
+    out = []
+    for n in reversed(shape):
+        out.append(i % n if n else 0)
+        i //= n if n else 1
+    return "[" + ", ".join(str(k) for k in reversed(out)) + "]"
+
+
 def _compare_arrays(expected, actual, where):
+    want_kind = _ARRAY_NAME.get(expected.kind, expected.kind)
     if not isinstance(actual, Array):
-        return f"{where} is {kind(actual)}, expected a {expected.kind}"
+        return f"{where} is {kind(actual)}, expected {want_kind}"
     if actual.kind != expected.kind:
-        return f"{where} is a {actual.kind}, expected a {expected.kind}"
+        return f"{where} is {_ARRAY_NAME.get(actual.kind, actual.kind)}, expected {want_kind}"
     if actual.shape != expected.shape:
         return f"{where} has shape {actual.shape}, expected {expected.shape}"
     if actual.dtype != expected.dtype:
@@ -301,14 +324,20 @@ def _compare_arrays(expected, actual, where):
     want, got = list(_flat(expected.values)), list(_flat(actual.values))
     if len(want) != len(got) or len(want) != math.prod(expected.shape):
         return f"{where} has {len(got)} values, expected {len(want)}"
-    for i, (e, a) in enumerate(zip(want, got)):
-        if type(e) is float and type(a) in (float, int):
-            if (math.isnan(e) and math.isnan(a)) or math.isclose(a, e, rel_tol=1e-5, abs_tol=1e-8):
-                continue
-        elif type(a) is type(e) and a == e:
-            continue
-        return f"{where}: element {i} (row-major) is {a!r}, expected {e!r}"
-    return None
+    wrong = [i for i, (e, a) in enumerate(zip(want, got)) if not _same_element(e, a)]
+    if not wrong:
+        return None
+    i, (e, a) = wrong[0], (want[wrong[0]], got[wrong[0]])
+    e, a = _render.number_pair(e, a) if type(e) is float and type(a) is float else (repr(e), repr(a))
+    at = f" at {_index(i, expected.shape)}" if expected.shape else ""
+    more = f" ({len(wrong)} of {len(want)} elements differ)" if len(wrong) > 1 else ""
+    return f"{where}{at} is {a}, expected {e}{more}"
+
+
+def _same_element(e, a):
+    if type(e) is float and type(a) in (float, int):
+        return (math.isnan(e) and math.isnan(a)) or math.isclose(a, e, rel_tol=ARRAY_RTOL, abs_tol=ARRAY_ATOL)
+    return type(a) is type(e) and a == e
 
 
 # ---------------------------------------------------------------------------------------
@@ -323,13 +352,12 @@ class Case:
 @dataclass
 class QuestionSpec:
     id: str                       # "q1": the name of the Question object in the notebook
-    function: str                 # the function the learner writes
+    function: str                 # the function the learner writes (or the driver that runs it)
     title: str
     solution_cell: str            # nbgrader grade_id of the cell where they write it
     test_cell: str                # nbgrader grade_id of the graded test cell (carries the points)
-    reference: Callable           # the reference solution (also what solution() shows)
-    visible_cases: Callable[[], list]                 # -> list of argument tuples
-    random_cases: Callable[[random.Random, int], list]  # (rng, n) -> list of argument tuples
+    visible_cases: Callable[..., list]                 # () -> list of argument tuples
+    random_cases: Callable[..., list]  # (rng, n) -> list of argument tuples
     hints: list[str] = field(default_factory=list)
     visible_random: int = 20
     visible_seed: int = 0
@@ -338,34 +366,57 @@ class QuestionSpec:
     # that do not broadcast): on such inputs the expected outcome is that exception, and a
     # submission is right when it raises the same type with the same message.
     raises: tuple = ()
-    # For a question graded through a driver: the class (or function) the learner writes in
-    # solution_cell, when `function` is not it but an instructor's driver defined in one of
-    # the exercise's driver_cells (see Exercise). solution() shows it; None: the function itself.
-    answer: Any = None
+    # For a question graded through a driver: the name of the class (or function) the learner
+    # writes in solution_cell, when `function` is not it but an instructor's driver defined in
+    # one of the exercise's driver_cells (see Exercise). None: the function itself.
+    answer: str | None = None
     # True: the learner's function may not loop in Python (for, while, comprehensions,
     # recursion), nor may the functions of theirs it calls: a static check of the source (see
     # python_loops), in check() on the live function and in the grader on the submitted cells.
     no_loops: bool = False
+    # Names of the instructor's functions the case generators need (e.g. a state reached by a
+    # few reference steps). The generators then take one more argument, `ref`: an object with
+    # those functions as attributes, from the solutions notebook (answers.py).
+    generators_use: tuple = ()
+    # How a case reads in a message, when `function(args)` is not what the learner wrote (a
+    # driver): args -> text. None: the call itself.
+    describe: Callable[[tuple], str] | None = None
+
+    def __post_init__(self):
+        if self.answer is not None and not isinstance(self.answer, str):
+            raise TypeError(f"{self.id}: answer is the name of what the learner writes, not {self.answer!r}")
 
     @property
     def written(self):
         """The name of what the learner defines in solution_cell."""
-        return getattr(self.answer, "__name__", None) or self.function
+        return self.answer or self.function
 
     def call_text(self, args):
+        if self.describe is not None:
+            return self.describe(tuple(args))
         return f"{self.function}({', '.join(show(a) for a in args)})"
 
-    def cases(self, explicit=None, n_random=0, seed=None):
-        """The visible cases (no arguments), or exactly the given/hidden ones."""
+    def _generated(self, make, *args, ref=None):
+        if not self.generators_use:
+            return make(*args)
+        if ref is None:
+            raise LookupError(f"{self.id}: its cases are made with the instructor's "
+                              f"{', '.join(self.generators_use)}; they need the solutions notebook")
+        return make(*args, ref)
+
+    def cases(self, explicit=None, n_random=0, seed=None, ref=None):
+        """The visible cases (no arguments), or exactly the given/hidden ones. ref: the
+        instructor's functions named in generators_use (see answers.Answers.ref)."""
         if explicit is None and not n_random:
-            out = [Case(tuple(a), "visible") for a in self.visible_cases()]
+            out = [Case(tuple(a), "visible") for a in self._generated(self.visible_cases, ref=ref)]
             rng = random.Random(f"{self.id}:{self.visible_seed}")
-            out += [Case(tuple(a), "visible") for a in self.random_cases(rng, self.visible_random)]
+            out += [Case(tuple(a), "visible")
+                    for a in self._generated(self.random_cases, rng, self.visible_random, ref=ref)]
             return out
         out = [Case(tuple(a), "hidden") for a in (explicit or [])]
         if n_random:
             rng = random.Random(f"{self.id}:{seed}")
-            out += [Case(tuple(a), "random") for a in self.random_cases(rng, int(n_random))]
+            out += [Case(tuple(a), "random") for a in self._generated(self.random_cases, rng, int(n_random), ref=ref)]
         return out
 
 
@@ -384,6 +435,13 @@ class Exercise:
     # cells in the sandbox after the learner's cells (so a learner's cell cannot replace them),
     # and in the answer key after the solution cells.
     driver_cells: tuple = ()
+    # Types (or builtins) the learner's code may not use at all, decided by reading the source
+    # only (grading/rules.py), never replaced at run time: NumPy and the standard library use
+    # them themselves (e.g. numpy.ndarray, whose constructor can lay any strides over a buffer).
+    forbidden_types: tuple = ()
+    # Attributes the learner's code may not touch: "name" for any use, "name=" for setting it
+    # (e.g. "strides=": assigning an array's strides). Read from the source, like the rest.
+    forbidden_attributes: tuple = ()
 
     @property
     def notebook(self):
@@ -462,9 +520,10 @@ class CaseOutcome:
 
 
 def expected_outcome(reference, args, raises=()):
-    """What reference(*args) returns, or Raised(...) when it raises one of `raises` on purpose."""
+    """What reference(*args) returns, as the checker sees a submission's result (as_plain), or
+    Raised(...) when it raises one of `raises` on purpose."""
     try:
-        return reference(*args)
+        return as_plain(reference(*args))
     except tuple(raises) as e:  # an empty tuple catches nothing: other errors propagate
         return Raised(type(e).__name__, str(e))
 
@@ -487,10 +546,10 @@ def judge(q: QuestionSpec, case: Case, expected, actual) -> CaseOutcome:
     why = q.compare(expected, actual)
     if why is None:
         return CaseOutcome(case, True, "", expected, actual)
+    e, a = _render.render_pair(expected, actual, 160)
     plain = type(actual) is type(expected) and type(expected) in (int, float, str, bool)
-    tail = "" if plain else f": {why}"
-    return CaseOutcome(case, False, f"{call} returned {show(actual)}, expected {show(expected)}"
-                       f"{tail}", expected, actual)
+    tail = "" if plain and e != a else f": {why}"
+    return CaseOutcome(case, False, f"{call} returned {a}, expected {e}{tail}", expected, actual)
 
 
 def decide(outcomes, total, forbidden=(), imports=()) -> str:

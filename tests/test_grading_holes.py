@@ -487,6 +487,11 @@ def test_debug_prints_beyond_the_output_limit_cost_nothing(tmp_path, strides):
     nb = set_cell(set_cell(solved, "flat_index", noisy_fi), "contiguous_strides", noisy_cs)
     r = grade_submission(write(tmp_path, "s.ipynb", nb), key, LIMITS)
     assert r.score == 7, r.to_dict()
+    # truncated with a note, in the feedback and in the row's output, never silently
+    from minitorch_course.grading.gradebook import feedback_text
+    assert any("printed more than the grader keeps" in n and "truncated" in n for n in r.notes), r.notes
+    assert "printed more than the grader keeps" in feedback_text(r, key.name)
+    assert r.output.endswith("grading is not affected]") and "truncated" in r.output.splitlines()[-1]
 
 
 def test_stored_outputs_are_not_counted_against_the_size_limit(tmp_path, strides):

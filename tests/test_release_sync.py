@@ -1,20 +1,25 @@
-"""exercises/ is generated from solutions/ by one command, and never drifts from it."""
+"""exercises/ and the check data are generated from solutions/ by one command, and never drift
+from it; the answers stay in solutions/ (the package holds none: tests/test_release_wheel.py
+checks the built wheel)."""
 from __future__ import annotations
 
-import inspect
 import io
 import json
+import re
 import shutil
-import textwrap
+import sys
 from pathlib import Path
 
 import pytest
 
+from minitorch_course import answers, checkdata
 from minitorch_course import release as rel
 from minitorch_course.exercises import all_exercises
-from minitorch_course.notebook import (BEGIN_SOLUTION, CODE_STUB, NotebookError, cell_source, grade_id, literal,
-                                       nbgrader, parse_hidden_checks, parse_notebook, strip_hidden,
-                                       strip_solution, validate_source_notebook, without_markers)
+from minitorch_course.grading.harness import decode_plain, encode_args
+from minitorch_course.notebook import (BEGIN_SOLUTION, CODE_STUB, END_SOLUTION, NotebookError, cell_source,
+                                       grade_id, hidden_blocks, literal, nbgrader, parse_hidden_checks,
+                                       parse_notebook, strip_hidden, strip_solution, validate_source_notebook,
+                                       without_markers)
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
@@ -66,20 +71,72 @@ def test_released_notebook_hides_solutions_and_hidden_tests(src):
     assert ex["metadata"]["minitorch"]["exercise"] == src.stem
 
 
+@pytest.mark.parametrize("src", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
+def test_check_data_is_exactly_the_release_of_its_solutions(src):
+    """checks/NAME.json (what a learner's check() compares with) is what release computes now."""
+    dst = checkdata.path_of(src.stem)
+    assert dst.exists(), f"run: python -m minitorch_course.release ({dst} is missing)"
+    assert dst.read_text(encoding="utf-8") == rel.build_checks(src), (
+        f"{dst} is out of sync with {src} (or with the exercise module, or with the library whose "
+        "messages it holds): run `python -m minitorch_course.release` (checks/ is generated)")
+
+
+def _stored_cases(name):
+    data = checkdata.load(name)
+    return {qid: [tuple(decode_plain(a) for a in args) for args, _ in q["cases"]]
+            for qid, q in data["questions"].items()}
+
+
 @pytest.mark.parametrize("name", sorted(all_exercises()))
-def test_reference_solutions_are_the_notebooks_solution_cells(name):
-    """The package's reference (check(), solution()) is the notebook's solution, character for character."""
+def test_check_data_holds_the_visible_cases_and_no_hidden_one(name):
     ex = all_exercises()[name]
-    nb = parse_notebook((ROOT / "solutions" / ex.notebook).read_bytes())
-    cells = {grade_id(c): c for c in nb["cells"]}
+    key = answers.load(ex, ROOT / "solutions" / ex.notebook)
+    stored = _stored_cases(name)
+    assert set(stored) == {q.id for q in ex.questions}
     for q in ex.questions:
-        written = q.answer or q.reference  # a class the learner writes, tested through a driver
-        in_notebook = without_markers(cell_source(cells[q.solution_cell])).strip()
-        in_package = textwrap.dedent(inspect.getsource(written)).strip()
-        assert in_notebook == in_package, f"{q.id}: {q.solution_cell} differs from {written.__qualname__}"
-        if q.answer is not None:  # the driver: the same code in a locked driver cell
-            driver = textwrap.dedent(inspect.getsource(q.reference)).strip()
-            assert any(driver in cell_source(cells[g]) for g in ex.driver_cells), q.reference.__qualname__
+        assert stored[q.id] == [c.args for c in key.cases(q)], q.id  # exactly the visible ones, in order
+        # the instructor's own hidden cases are not there (random hidden ones come from the same
+        # generators as the visible ones, so a small input space may repeat one: that is no leak)
+        written = [a for block in hidden_blocks(cell_source(key.cells[q.test_cell]))
+                   for _qid, kw in parse_hidden_checks(block) for a in kw.get("cases", [])]
+        mine = {json.dumps(encode_args(a), sort_keys=True) for a in stored[q.id]}
+        leaked = [a for a in written if json.dumps(encode_args(tuple(a)), sort_keys=True) in mine]
+        assert not leaked, f"{name} {q.id}: hidden cases in the check data: {leaked[:3]}"
+
+
+@pytest.mark.parametrize("name", sorted(all_exercises()))
+def test_exercise_modules_hold_no_reference_solution(name):
+    """The exercise module (installed with the package) has inputs, comparisons and hints; the
+    answers are only in solutions/ (answers.py reads them)."""
+    ex = all_exercises()[name]
+    module = sys.modules[ex.questions[0].random_cases.__module__]
+    text = _normalised(Path(module.__file__).read_text(encoding="utf-8"))
+    key = answers.load(ex, ROOT / "solutions" / ex.notebook)
+    for q in ex.questions:
+        assert not hasattr(q, "reference")
+        for body in solution_bodies(cell_source(key.cells[q.solution_cell])):
+            assert body not in text, f"{module.__file__} holds the body of {q.id}'s solution"
+
+
+def solution_bodies(source):
+    """The code between ### BEGIN SOLUTION and ### END SOLUTION, each block normalised."""
+    out, cur = [], None
+    for line in source.split("\n"):
+        if BEGIN_SOLUTION.match(line):
+            cur = []
+        elif END_SOLUTION.match(line):
+            out.append(_normalised("\n".join(cur)))
+            cur = None
+        elif cur is not None:
+            cur.append(line)
+    return [b for b in out if len(b) > 20]
+
+
+def _normalised(text):
+    """Code without comments, blank lines and indentation: a copy reindented or recommented is
+    still the same code."""
+    lines = [re.sub(r"\s+#.*$|^\s*#.*$", "", ln).strip() for ln in text.replace("\r\n", "\n").split("\n")]
+    return "\n".join(ln for ln in lines if ln)
 
 
 def test_solutions_notebooks_are_valid_nbgrader_sources():
@@ -92,20 +149,40 @@ def test_solutions_notebooks_are_valid_nbgrader_sources():
 
 
 def test_release_command_check_mode(tmp_path):
-    sols, exs = tmp_path / "solutions", tmp_path / "exercises"
+    sols, exs, checks = tmp_path / "solutions", tmp_path / "exercises", tmp_path / "checks"
     sols.mkdir()
     shutil.copy(SOLUTIONS[0], sols)
     out = io.StringIO()
-    assert rel.run(sols, exs, check=True, out=out) == 1 and "OUT OF DATE" in out.getvalue()
-    assert rel.run(sols, exs, out=io.StringIO()) == 0
-    assert rel.run(sols, exs, check=True, out=io.StringIO()) == 0
+    assert rel.run(sols, exs, check=True, out=out, checks=checks) == 1 and "OUT OF DATE" in out.getvalue()
+    assert not exs.exists() and not checks.exists()
+    assert rel.run(sols, exs, out=io.StringIO(), checks=checks) == 0
+    assert rel.run(sols, exs, check=True, out=io.StringIO(), checks=checks) == 0
+    data = checks / f"{SOLUTIONS[0].stem}.json"
+    assert data.read_text() == checkdata.path_of(SOLUTIONS[0].stem).read_text()
     target = exs / SOLUTIONS[0].name
     target.write_text(target.read_text().replace("YOUR CODE HERE", "my code"))  # a hand edit
     out = io.StringIO()
-    assert rel.run(sols, exs, check=True, out=out) == 1 and SOLUTIONS[0].name in out.getvalue()
-    assert rel.main(["--check", "--solutions", str(sols), "--exercises", str(exs)]) == 1
-    assert rel.main(["--solutions", str(sols), "--exercises", str(exs)]) == 0
+    assert rel.run(sols, exs, check=True, out=out, checks=checks) == 1 and SOLUTIONS[0].name in out.getvalue()
+    data.write_text(data.read_text().replace('"v":', '"v" :', 1))  # and one of the check data
+    out = io.StringIO()
+    assert rel.run(sols, exs, check=True, out=out, checks=checks) == 1 and data.name in out.getvalue()
+    args = ["--solutions", str(sols), "--exercises", str(exs), "--checks", str(checks)]
+    assert rel.main(["--check", *args]) == 1
+    assert rel.main(args) == 0
     assert target.read_text() == rel.build(SOLUTIONS[0])
+    assert data.read_text() == rel.build_checks(SOLUTIONS[0])
+
+
+def test_release_is_of_the_checkout_not_of_the_current_folder(tmp_path, monkeypatch):
+    """A release run from another folder (with a solutions/ of its own) releases the checkout the
+    package is in, unless --root says otherwise."""
+    assert rel.repo_root() == ROOT
+    (tmp_path / "solutions").mkdir()
+    (tmp_path / "solutions" / SOLUTIONS[0].name).write_text("{ not a notebook")
+    monkeypatch.chdir(tmp_path)
+    assert rel.main(["--check", SOLUTIONS[0].stem]) == 0  # the checkout's, which is up to date
+    assert rel.main(["--check", "--root", str(tmp_path), SOLUTIONS[0].stem]) == 1  # that one is broken
+    assert rel.main(["--root", str(tmp_path / "nowhere")]) == 2
 
 
 def test_release_refuses_a_broken_source(tmp_path):
@@ -117,8 +194,9 @@ def test_release_refuses_a_broken_source(tmp_path):
     (tmp_path / "solutions").mkdir()
     (tmp_path / "solutions" / SOLUTIONS[0].name).write_text(json.dumps(nb))
     out = io.StringIO()
-    assert rel.run(tmp_path / "solutions", tmp_path / "exercises", out=out) == 1
+    assert rel.run(tmp_path / "solutions", tmp_path / "exercises", out=out, checks=tmp_path / "checks") == 1
     assert "BEGIN without END" in out.getvalue() and not (tmp_path / "exercises").exists()
+    assert not (tmp_path / "checks").exists()
 
 
 # ---- the nbgrader-format helpers ------------------------------------------------------------

@@ -248,7 +248,7 @@ def result_strides(shape, operands):
 
 def relayout(arr, strides, xp, copy=False):
     """`arr` with the given element strides (a copy when its own differ, or when `copy`)."""
-    if not copy and (arr.size <= 1 or tuple(s // arr.itemsize for s in arr.strides) == tuple(strides)):
+    if not copy and (arr.size == 0 or tuple(s // arr.itemsize for s in arr.strides) == tuple(strides)):
         return arr
     span = 1 + sum((n - 1) * s for n, s in zip(arr.shape, strides))
     out = xp.lib.stride_tricks.as_strided(xp.empty(span, dtype=arr.dtype), shape=arr.shape,

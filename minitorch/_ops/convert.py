@@ -20,7 +20,7 @@ def preserved(a, arr):
     """`arr` (a copy of a's values) laid out as PyTorch lays out a copy made "like" `a`: a's own
     strides when a is dense (a transpose stays transposed), else dense in a's order of dims."""
     from .common import canonical
-    if arr.size <= 1 or canonical(a._data):
+    if arr.size == 0 or canonical(a._data):
         return arr if arr is not a._data else arr.copy()
     from .common import like_strides, relayout
     return relayout(arr, like_strides(a.shape, a.stride()), a._device.xp, copy=arr is a._data)

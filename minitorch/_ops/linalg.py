@@ -133,7 +133,7 @@ def _check_pair(a, b, op):
                                f"{b.dtype._short}")
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {_CTYPE[a.dtype.name]} != {_CTYPE[b.dtype.name]} "
-            f"({op} does not promote {a.dtype} and {b.dtype}; convert one, e.g. b.to(a.dtype))")
+            f"({op} does not promote; convert one, e.g. b.to(a.dtype))")
 
 
 def mm(a, b):

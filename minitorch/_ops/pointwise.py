@@ -677,14 +677,16 @@ def _pow_scalar(a, b):
             return pow(a if isinstance(a, T) else n, b if isinstance(b, T) else n)
     dt = common.result_dtype(t, n)
     t = t if t.dtype is dt else t.to(dt)
-    n = _scalar_as(n, dt)
     if isinstance(a, T):
-        if not dt.is_floating_point and n < 0:
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if not dt.is_floating_point:
+            _dtype.checked_scalar(n, dt)  # the exponent must fit the dtype (PyTorch converts it, checked)
+            if n < 0:
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
         if n.__class__ is int and n >= 0:  # x ** 2, the hot case: only overflow could warn
             return laid_out(PowScalar.apply(t, exponent=n), t)  # a unary op for PyTorch: no scalar operand
         with _fp_quiet():
             return laid_out(PowScalar.apply(t, exponent=n), t)  # a unary op for PyTorch: no scalar operand
+    n = _scalar_as(n, dt)
     if not dt.is_floating_point and bool((t._data < 0).any()):
         return _int_pow_negative(common.tensor_cls()._make(t._device.xp.asarray(n, dtype=dt.np), t._device), t, dt)
     with _fp_quiet():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from ..render import number_pair
 from ..spec import compare_values, kind, show
 
 
@@ -19,7 +20,8 @@ def approx(rel_tol=1e-9, abs_tol=1e-12):
                 return None
             if math.isclose(actual, expected, rel_tol=rel_tol, abs_tol=abs_tol):
                 return None
-            return f"{here} is {actual!r}, expected {expected!r}"
+            e, a = number_pair(expected, actual)
+            return f"{here} is {a}, expected {e}"
         if type(expected) in (list, tuple) and type(actual) is type(expected):
             if len(actual) != len(expected):
                 return f"{here} has {len(actual)} items, expected {len(expected)}"

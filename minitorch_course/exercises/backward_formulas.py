@@ -4,8 +4,8 @@ back to a broadcast input's shape.
 Plain Python over floats and nested lists: the notebook then plugs the learner's functions
 into a minitorch.autograd.Function and gradchecks it, but the grader compares plain data only.
 Gradients for (b) are multiples of 1/4 and small, so every sum is exact in floating point and
-any order of summation gives exactly the expected value. The reference solutions are the
-solution cells of solutions/10_backward_formulas.ipynb (a test keeps them equal).
+any order of summation gives exactly the expected value.
+The reference solutions are the solution cells of solutions/10_backward_formulas.ipynb.
 """
 from __future__ import annotations
 
@@ -14,62 +14,6 @@ import math
 
 from ..spec import Exercise, QuestionSpec
 from ._approx import approx
-
-
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def local_backward(op, inputs, grad):
-    """The gradient of a loss with respect to each input of `op`, given the inputs' values and
-    `grad`, the gradient with respect to op's output. One float per input, as a tuple.
-
-    local_backward("mul", (2.0, 3.0), 1.0) == (3.0, 2.0)
-    """
-    if op == "mul":
-        x, y = inputs
-        return (grad * y, grad * x)
-    if op == "div":
-        x, y = inputs
-        return (grad / y, -grad * x / (y * y))
-    if op == "pow":
-        x, y = inputs
-        return (grad * y * x ** (y - 1), grad * x ** y * math.log(x))
-    if op == "tanh":
-        (x,) = inputs
-        t = math.tanh(x)
-        return (grad * (1 - t * t),)
-    if op == "sigmoid":
-        (x,) = inputs
-        s = 1 / (1 + math.exp(-x))
-        return (grad * s * (1 - s),)
-    raise ValueError(f"unknown op {op!r}")
-
-
-def unbroadcast(grad, shape):
-    """Sum `grad` (nested lists, as from .tolist()) back to `shape`, the shape of an input
-    that was broadcast: sum away the leading dims it lacks, and the dims where it has size 1
-    (keeping them, with size 1). A 0-d result is a float.
-
-    unbroadcast([[1.0, 2.0], [3.0, 4.0]], (2,)) == [4.0, 6.0]
-    """
-    gshape = []
-    row = grad
-    while isinstance(row, list):
-        gshape.append(len(row))
-        row = row[0]
-    lead = len(gshape) - len(shape)
-    sums = {}
-    for index in itertools.product(*[range(n) for n in gshape]):
-        value = grad
-        for i in index:
-            value = value[i]
-        target = tuple(0 if size == 1 else i for i, size in zip(index[lead:], shape))
-        sums[target] = sums.get(target, 0.0) + value
-
-    def build(prefix):
-        if len(prefix) == len(shape):
-            return sums[prefix]
-        return [build(prefix + (i,)) for i in range(shape[len(prefix)])]
-
-    return build(())
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -155,7 +99,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q1", function="local_backward", title="(a) the local derivatives of five ops",
             solution_cell="local_backward", test_cell="test_local_backward",
-            reference=local_backward, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_cases=_visible_q1, random_cases=_random_q1,
             compare=approx(rel_tol=1e-7, abs_tol=1e-12),
             hints=[
                 "The chain rule: d loss / d x = grad * (d out / d x). So each answer is grad times "
@@ -168,7 +112,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="unbroadcast", title="(b) sum a gradient back to an input's shape",
             solution_cell="unbroadcast", test_cell="test_unbroadcast",
-            reference=unbroadcast, visible_cases=_visible_q2, random_cases=_random_q2,
+            visible_cases=_visible_q2, random_cases=_random_q2,
             hints=[
                 "Broadcasting lined the shapes up from the right. The input was used once for every "
                 "position of a leading dim it lacks, and once for every position along a dim where "

@@ -15,46 +15,6 @@ from ..spec import Exercise, QuestionSpec
 CATEGORIES = ("shape", "dtype", "device", "inplace", "backward_twice", "numpy_requires_grad")
 
 
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def diagnose(message):
-    """The kind of bug an error message reports: one of "shape", "dtype", "device", "inplace",
-    "backward_twice", "numpy_requires_grad".
-
-    diagnose("Can't call numpy() on Tensor that requires grad. ...") == "numpy_requires_grad"
-    """
-    m = message.lower()
-    if "backward through the graph a second time" in m:
-        return "backward_twice"
-    if "numpy()" in m and "requires grad" in m:
-        return "numpy_requires_grad"
-    if "in-place operation" in m or "inplace operation" in m:
-        return "inplace"  # checked before dtypes: these messages name a tensor type too
-    if "device" in m or "cuda" in m:
-        return "device"
-    if "dtype" in m or "scalar type" in m or "result type" in m:
-        return "dtype"
-    return "shape"  # sizes that do not match, cannot be multiplied, are invalid for a view
-
-
-def fix_matmul(shape_a, shape_b):
-    """For 2-D shapes a and b: "fits" if a @ b works; else which transpose makes it work, in
-    this order of preference: "b" (a @ b.T), "a" (a.T @ b), "both" (a.T @ b.T); "none" if no
-    transpose does.
-
-    fix_matmul((8, 4), (3, 4)) == "b"
-    """
-    (n, k), (p, m) = shape_a, shape_b
-    if k == p:
-        return "fits"
-    if k == m:
-        return "b"
-    if n == p:
-        return "a"
-    if n == m:
-        return "both"
-    return "none"
-
-
 # ---- inputs: real error messages, made here (in the grader's process) ------------------------
 def _message(fn):
     try:
@@ -148,7 +108,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q1", function="diagnose", title="(a) which kind of bug an error message reports",
             solution_cell="diagnose", test_cell="test_diagnose",
-            reference=diagnose, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_cases=_visible_q1, random_cases=_random_q1,
             visible_random=30,
             hints=[
                 "Look for the words that only one kind of error uses, ignoring case (message.lower()): "
@@ -163,7 +123,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="fix_matmul", title="(b) which operand to transpose",
             solution_cell="fix_matmul", test_cell="test_fix_matmul",
-            reference=fix_matmul, visible_cases=_visible_q2, random_cases=_random_q2,
+            visible_cases=_visible_q2, random_cases=_random_q2,
             hints=[
                 "a @ b needs a's last size to equal b's first: (n, k) @ (k, m) -> (n, m).",
                 "Transposing swaps a shape's two sizes: a @ b.T needs k == m, a.T @ b needs n == p, "

@@ -12,45 +12,6 @@ from ..spec import Exercise, QuestionSpec
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64"]
 
 
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def infer_dtype(data):
-    """The name of the dtype torch.tensor(data) gets: "float32" if there is any float (or no
-    number at all), else "int64" if there is any int, else "bool". data: a number, or nested
-    lists and tuples of numbers.
-
-    infer_dtype([1, 2.0, 3]) == "float32"
-    """
-    def kinds(x):
-        if isinstance(x, (list, tuple)):
-            return set().union(*(kinds(item) for item in x))
-        return {type(x)}  # type(True) is bool, not int
-
-    found = kinds(data)
-    if float in found or not found:  # torch.tensor([]) is float32: the default dtype
-        return "float32"
-    if int in found:
-        return "int64"
-    return "bool"
-
-
-def scalar_op_dtype(tensor_dtype, scalar, op):
-    """The dtype name of `t <op> scalar` for a tensor t of dtype tensor_dtype (a name), a Python
-    number scalar (bool, int or float) and op one of "+", "*", "/".
-
-    scalar_op_dtype("int32", 5, "+") == "int32"; scalar_op_dtype("int64", 2.5, "+") == "float32"
-    """
-    def category(name):
-        return 0 if name == "bool" else (2 if name.startswith("float") else 1)
-
-    scalar_category = {bool: 0, int: 1, float: 2}[type(scalar)]
-    result = tensor_dtype
-    if scalar_category > category(tensor_dtype):  # a number counts for its category only
-        result = "int64" if scalar_category == 1 else "float32"  # the category's default dtype
-    if op == "/" and category(result) < 2:  # true division always gives a float
-        result = "float32"
-    return result
-
-
 # ---- inputs -------------------------------------------------------------------------------
 def _visible_q1():
     return [(3,), (2.5,), (True,), ([1, 2, 3],), ([1, 2.0, 3],), ([True, False],), ([True, 2],),
@@ -101,7 +62,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q1", function="infer_dtype", title="(a) the dtype torch.tensor(data) picks",
             solution_cell="infer_dtype", test_cell="test_infer_dtype",
-            reference=infer_dtype, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_cases=_visible_q1, random_cases=_random_q1,
             hints=[
                 "Collect the Python types of all the numbers: walk lists and tuples recursively. "
                 "type(True) is bool, not int, so bools and ints stay apart.",
@@ -112,7 +73,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="scalar_op_dtype", title="(b) a tensor and a Python number",
             solution_cell="scalar_op_dtype", test_cell="test_scalar_op_dtype",
-            reference=scalar_op_dtype, visible_cases=_visible_q2, random_cases=_random_q2,
+            visible_cases=_visible_q2, random_cases=_random_q2,
             hints=[
                 "A Python number counts only for its category (bool < int < float), never its width: "
                 "it changes the result only when its category is higher than the tensor's.",

@@ -1,7 +1,8 @@
 """Exercise 16, embeddings: nn.Embedding's lookup, and its backward pass.
 
 Plain Python over nested lists. The lookup picks rows of the weight by index, for ids of any
-shape (an int, a list, a list of lists); padding_idx changes nothing in the forward pass, as
+shape (an int, a list, a list of lists, rectangular as a tensor of ids is); padding_idx changes
+nothing in the forward pass, as
 in PyTorch. The gradient of the weight adds up the output gradient's rows into the rows the
 ids picked (an id that appears twice gets both), leaves rows no id picked at zero, and keeps
 the padding row at zero. Gradients here are multiples of 1/4, so every sum is exact; floats
@@ -14,53 +15,16 @@ from ..spec import Exercise, QuestionSpec
 from ._approx import approx
 
 
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def embedding_lookup(weight, ids, padding_idx=None):
-    """nn.functional.embedding(ids, weight, padding_idx): the rows of `weight` (a list of
-    num_embeddings rows of floats) picked by `ids` (an int, or nested lists of ints), in the
-    shape of ids with one more dimension. padding_idx does not change the forward pass.
-
-    embedding_lookup([[0.0, 1.0], [2.0, 3.0]], [1, 1, 0]) == [[2.0, 3.0], [2.0, 3.0], [0.0, 1.0]]
-    """
-    if isinstance(ids, list):
-        return [embedding_lookup(weight, i, padding_idx) for i in ids]
-    return list(weight[ids])
-
-
-def embedding_grad(ids, grad_out, num_embeddings, padding_idx=None):
-    """The gradient of the loss with respect to nn.Embedding's weight, given `ids` (an int or
-    nested lists of ints) and `grad_out`, the gradient with respect to the lookup's output
-    (ids' shape plus one dimension). Returns num_embeddings rows of floats: row k is the sum of
-    grad_out's rows where ids == k, and the padding row (padding_idx, which may be negative)
-    stays zero.
-    """
-    def pairs(i, g):
-        if isinstance(i, list):
-            for i2, g2 in zip(i, g):
-                yield from pairs(i2, g2)
-        else:
-            yield i, g
-
-    found = list(pairs(ids, grad_out))
-    dim = len(found[0][1])
-    if padding_idx is not None and padding_idx < 0:
-        padding_idx += num_embeddings
-    grad = [[0.0] * dim for _ in range(num_embeddings)]
-    for i, g in found:
-        if i != padding_idx:
-            grad[i] = [a + b for a, b in zip(grad[i], g)]
-    return grad
-
-
 # ---- inputs -------------------------------------------------------------------------------
 def _rows(rng, n, dim):
     return [[rng.randint(-20, 20) / 4 for _ in range(dim)] for _ in range(n)]
 
 
 def _ids(rng, num, depth):
-    if depth == 0:
-        return rng.randrange(num)
-    return [_ids(rng, num, depth - 1) for _ in range(rng.randint(1, 4))]
+    """ids of `depth` dims (an int for 0), rectangular as a tensor of ids is."""
+    def fill(shape):
+        return rng.randrange(num) if not shape else [fill(shape[1:]) for _ in range(shape[0])]
+    return fill([rng.randint(1, 4) for _ in range(depth)])
 
 
 def _like(rng, ids, dim):
@@ -125,7 +89,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q1", function="embedding_lookup", title="(a) the lookup",
             solution_cell="embedding_lookup", test_cell="test_embedding_lookup",
-            reference=embedding_lookup, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_cases=_visible_q1, random_cases=_random_q1,
             hints=[
                 "An embedding is a table: id k stands for the row weight[k]. The output has one "
                 "row for each id, in the shape of ids.",
@@ -137,7 +101,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="embedding_grad", title="(b) the gradient of the table",
             solution_cell="embedding_grad", test_cell="test_embedding_grad",
-            reference=embedding_grad, visible_cases=_visible_q2, random_cases=_random_q2,
+            visible_cases=_visible_q2, random_cases=_random_q2,
             compare=approx(rel_tol=1e-9, abs_tol=1e-12),
             hints=[
                 "out[n] = weight[ids[n]]: each output row is a copy of one table row, so its "

@@ -13,76 +13,6 @@ from ._approx import approx
 from ..spec import Exercise, QuestionSpec
 
 
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def requires_grad_after(program):
-    """{name: requires_grad} for every tensor the program makes. Instructions:
-    ("leaf", name, flag)             a leaf tensor, requires_grad=flag
-    ("op", name, [inputs])           an operation on earlier tensors
-    ("detach", name, src)            src.detach()
-    ("no_grad",), ("enable_grad",), ("set_grad_enabled", flag)   enter such a block
-    ("end",)                         leave the innermost block
-
-    requires_grad_after([("leaf", "w", True), ("no_grad",), ("op", "y", ["w"]), ("end",)])
-        == {"w": True, "y": False}
-    """
-    modes, out = [True], {}  # recording is on, outside any block
-    for op, *args in program:
-        if op == "leaf":
-            name, flag = args
-            out[name] = flag  # a leaf's flag is what you asked for, in any mode
-        elif op == "op":
-            name, inputs = args
-            out[name] = modes[-1] and any(out[i] for i in inputs)
-        elif op == "detach":
-            name, src = args
-            out[name] = False
-        elif op == "no_grad":
-            modes.append(False)
-        elif op == "enable_grad":
-            modes.append(True)
-        elif op == "set_grad_enabled":
-            modes.append(args[0])
-        elif op == "end":
-            modes.pop()
-    return out
-
-
-def grads_after(events):
-    """The leaves' .grad after a sequence of events, and the indices of the events that raised.
-    ("forward", graph, {leaf: gradient})  build a graph whose backward gives each leaf this
-                                          gradient (a list of floats)
-    ("backward", graph, retain)           graph's backward (retain_graph=retain)
-    ("zero_grad",)                        every leaf's .grad = None (optimizer.zero_grad())
-    ("hook", leaf, scale)                 register a hook on leaf: gradient -> gradient * scale
-    Returns ({leaf: list of floats, or None}, [indices of backward events that raised]).
-    """
-    grads, graphs, freed, hooks, errors = {}, {}, set(), {}, []
-    for i, (op, *args) in enumerate(events):
-        if op == "forward":
-            graph, leaf_grads = args
-            graphs[graph] = leaf_grads
-            freed.discard(graph)  # a new forward pass builds a new graph
-            for leaf in leaf_grads:
-                grads.setdefault(leaf, None)
-        elif op == "backward":
-            graph, retain = args
-            if graph in freed:  # its saved tensors were freed: "backward through the graph a second time"
-                errors.append(i)
-                continue
-            for leaf, g in graphs[graph].items():
-                for scale in hooks.get(leaf, []):  # hooks see the gradient before it is accumulated
-                    g = [v * scale for v in g]
-                grads[leaf] = g if grads[leaf] is None else [a + b for a, b in zip(grads[leaf], g)]
-            if not retain:
-                freed.add(graph)
-        elif op == "zero_grad":
-            grads = {leaf: None for leaf in grads}
-        elif op == "hook":
-            leaf, scale = args
-            hooks.setdefault(leaf, []).append(scale)
-    return grads, errors
-
-
 # ---- inputs -------------------------------------------------------------------------------
 def _visible_q1():
     return [
@@ -178,7 +108,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q1", function="requires_grad_after", title="(a) requires_grad under grad modes and detach",
             solution_cell="requires_grad_after", test_cell="test_requires_grad_after",
-            reference=requires_grad_after, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_cases=_visible_q1, random_cases=_random_q1,
             hints=[
                 "Keep a stack of grad modes, starting with [True]: no_grad pushes False, enable_grad "
                 "pushes True, set_grad_enabled(flag) pushes flag, end pops. The mode is the top.",
@@ -190,7 +120,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="grads_after", title="(b) .grad after backward, twice, zero_grad and hooks",
             solution_cell="grads_after", test_cell="test_grads_after",
-            reference=grads_after, visible_cases=_visible_q2, random_cases=_random_q2,
+            visible_cases=_visible_q2, random_cases=_random_q2,
             compare=approx(rel_tol=1e-9, abs_tol=1e-12),
             hints=[
                 "Every leaf named in a forward starts with .grad None. A backward adds the graph's "

@@ -5,7 +5,8 @@ A program is a list of records (op, inputs, output) in the order they ran, over 
 output name is new: no name is assigned twice). The learner's code is plain Python; the
 answers are plain data: the records the tape keeps (compared exactly), and the gradients, a
 float or None per source (floats compared within a small tolerance). The reference solutions
-are the solution cells of solutions/12_gradient_tape.ipynb (a test keeps them equal).
+are the solution cells of solutions/12_gradient_tape.ipynb; the tapes of (b)'s cases are recorded
+with the instructor's record() (generators_use).
 """
 from __future__ import annotations
 
@@ -13,52 +14,6 @@ import math
 
 from ..spec import Exercise, QuestionSpec
 from ._approx import approx
-
-
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def record(program, watched):
-    """The records of `program` that a tape watching `watched` keeps: those with an input
-    that is watched or was produced by a kept record.
-
-    record([("mul", ("x", "y"), "t")], ["x"]) == [("mul", ("x", "y"), "t")]
-    """
-    tracked = set(watched)
-    tape = []
-    for op, inputs, output in program:
-        if any(name in tracked for name in inputs):
-            tape.append((op, inputs, output))
-            tracked.add(output)
-    return tape
-
-
-def tape_gradient(tape, values, target, sources):
-    """d target / d source for each source, walking the tape backwards; None for a source
-    the target does not depend on through the tape. values: every name's value.
-
-    tape_gradient([("mul", ("x", "y"), "t")], {"x": 2.0, "y": 3.0, "t": 6.0}, "t", ["x"]) == [3.0]
-    """
-    grads = {target: 1.0}
-    for op, inputs, output in reversed(tape):
-        if output not in grads:
-            continue
-        g = grads[output]
-        x = values[inputs[0]]
-        y = values[inputs[1]] if len(inputs) > 1 else None
-        if op == "add":
-            local = (1.0, 1.0)
-        elif op == "sub":
-            local = (1.0, -1.0)
-        elif op == "mul":
-            local = (y, x)
-        elif op == "div":
-            local = (1 / y, -x / (y * y))
-        elif op == "exp":
-            local = (values[output],)
-        else:  # tanh
-            local = (1 - values[output] ** 2,)
-        for name, d in zip(inputs, local):
-            grads[name] = grads.get(name, 0.0) + g * d
-    return [grads.get(source) for source in sources]
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -133,7 +88,7 @@ def _random_q1(rng, n):
     return out
 
 
-def _visible_q2():
+def _visible_q2(ref):
     neuron_values = _run(NEURON, NEURON_LEAVES)
     f_values = _run(F, {"x": 2.0})
     return [
@@ -141,9 +96,9 @@ def _visible_q2():
         ([("mul", ("x", "y"), "t")], {"x": 2.0, "y": 3.0, "t": 6.0}, "t", ["x", "y"]),
         (F, f_values, "f", ["x"]),                                   # 3*2**2 + 2*2 = 16
         (F, f_values, "x3", ["x", "x2"]),
-        (record(NEURON, ["w", "b"]), neuron_values, "loss", ["w", "b"]),
-        (record(NEURON, ["w", "b"]), neuron_values, "loss", ["w", "b", "x", "target"]),  # None
-        (record(NEURON, ["w", "b"]), neuron_values, "z", ["w", "b", "z", "y"]),
+        (ref.record(NEURON, ["w", "b"]), neuron_values, "loss", ["w", "b"]),
+        (ref.record(NEURON, ["w", "b"]), neuron_values, "loss", ["w", "b", "x", "target"]),  # None
+        (ref.record(NEURON, ["w", "b"]), neuron_values, "z", ["w", "b", "z", "y"]),
         ([("sub", ("a", "b"), "d"), ("div", ("d", "b"), "q")],
          {"a": 3.0, "b": 2.0, "d": 1.0, "q": 0.5}, "q", ["a", "b"]),
         ([("exp", ("a",), "e")], {"a": 0.0, "e": 1.0}, "e", ["a", "e"]),
@@ -152,12 +107,12 @@ def _visible_q2():
     ]
 
 
-def _random_q2(rng, n):
+def _random_q2(rng, n, ref):
     out = []
     for _ in range(n):
         program, leaves, values = _random_program(rng)
         watched = [x for x in leaves if rng.random() < 0.6] or [next(iter(leaves))]
-        tape = record(program, watched)
+        tape = ref.record(program, watched)
         names = list(values)
         target = tape[-1][2] if tape and rng.random() < 0.7 else rng.choice(names)
         sources = rng.sample(names, rng.randint(1, min(4, len(names))))
@@ -177,7 +132,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q1", function="record", title="(a) what a tape records",
             solution_cell="record", test_cell="test_record",
-            reference=record, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_cases=_visible_q1, random_cases=_random_q1,
             hints=[
                 "A record is kept when one of its inputs is 'tracked': watched, or the output of "
                 "a record the tape already kept. Its output then becomes tracked too.",
@@ -189,7 +144,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="tape_gradient", title="(b) gradients from the tape",
             solution_cell="tape_gradient", test_cell="test_tape_gradient",
-            reference=tape_gradient, visible_cases=_visible_q2, random_cases=_random_q2,
+            visible_cases=_visible_q2, random_cases=_random_q2, generators_use=("record",),
             compare=approx(rel_tol=1e-9, abs_tol=1e-9),
             hints=[
                 "The tape is already in the order the ops ran, so reversed(tape) visits every "

@@ -15,50 +15,6 @@ from __future__ import annotations
 from ..spec import Exercise, QuestionSpec
 
 
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def conv2d_output_shape(height, width, kernel_size, stride=1, padding=0, dilation=1):
-    """(out_height, out_width) of nn.Conv2d on a height x width input. kernel_size, stride,
-    padding and dilation are each an int (the same for both dimensions) or a pair (h, w).
-
-    conv2d_output_shape(28, 28, 3) == (26, 26)
-    """
-    def pair(v):
-        return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
-
-    out = []
-    for i, size in enumerate((height, width)):
-        k, s, p, d = (pair(v)[i] for v in (kernel_size, stride, padding, dilation))
-        out.append((size + 2 * p - d * (k - 1) - 1) // s + 1)
-    return tuple(out)
-
-
-def im2col(image, kernel_size, stride=1, padding=0):
-    """Unfold `image` (nested lists: channels x height x width) into columns, as
-    torch.nn.functional.unfold does for one image: a list of channels*kh*kw rows, row
-    c*kh*kw + i*kw + j holding input[c][oy*sh + i - ph][ox*sw + j - pw] (0.0 outside the
-    image) at column oy*out_w + ox. kernel_size, stride, padding: ints or pairs (h, w).
-    """
-    def pair(v):
-        return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
-
-    (kh, kw), (sh, sw), (ph, pw) = pair(kernel_size), pair(stride), pair(padding)
-    height, width = len(image[0]), len(image[0][0])
-    out_h = (height + 2 * ph - kh) // sh + 1
-    out_w = (width + 2 * pw - kw) // sw + 1
-    rows = []
-    for channel in image:
-        for i in range(kh):
-            for j in range(kw):
-                row = []
-                for oy in range(out_h):
-                    for ox in range(out_w):
-                        y, x = oy * sh + i - ph, ox * sw + j - pw
-                        inside = 0 <= y < height and 0 <= x < width
-                        row.append(float(channel[y][x]) if inside else 0.0)
-                rows.append(row)
-    return rows
-
-
 # ---- inputs -------------------------------------------------------------------------------
 def _maybe_pair(rng, lo, hi):
     if rng.random() < 0.3:
@@ -126,15 +82,19 @@ EXERCISE = Exercise(
     forbidden_calls=("numpy.lib.stride_tricks.as_strided",
                      "numpy.lib.stride_tricks.sliding_window_view",
                      "numpy.convolve", "numpy.correlate"),
+    # np.ndarray(shape, buffer=..., strides=...) lays any strides over a buffer, as as_strided
+    # does; so do setting an array's .strides and handing NumPy an __array_interface__
+    forbidden_types=("numpy.ndarray",),
+    forbidden_attributes=("strides=", "__array_interface__", "__array_struct__"),
     forbidden_imports=("minitorch", "torch", "scipy", "jax", "tensorflow", "skimage", "cv2"),
     forbidden_reason="write the unfolding yourself (plain Python, or NumPy for padding and "
-                     "slicing): sliding-window views, convolution helpers and minitorch would "
-                     "do it for you",
+                     "slicing): sliding-window views (as_strided, or np.ndarray over a buffer with "
+                     "strides of your own), convolution helpers and minitorch would do it for you",
     questions=[
         QuestionSpec(
             id="q1", function="conv2d_output_shape", title="(a) the output shape of a convolution",
             solution_cell="conv2d_output_shape", test_cell="test_conv2d_output_shape",
-            reference=conv2d_output_shape, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_cases=_visible_q1, random_cases=_random_q1,
             hints=[
                 "Without padding, stride or dilation, a k-wide kernel fits at size - k + 1 "
                 "positions. Padding adds 2*p to the size; a stride of s keeps every s-th position.",
@@ -147,7 +107,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="im2col", title="(b) im2col: an image unfolded into columns",
             solution_cell="im2col", test_cell="test_im2col",
-            reference=im2col, visible_cases=_visible_q2, random_cases=_random_q2,
+            visible_cases=_visible_q2, random_cases=_random_q2,
             hints=[
                 "One column per output position (oy, ox), in row-major order; one row per "
                 "(channel, kernel row i, kernel column j), channel slowest. The column holds the "

@@ -8,121 +8,12 @@ the version). The grader only calls functions on plain data, so each question is
 through a *driver*: run_views and run_saved, defined in a locked cell of the notebook (the
 exercise's driver_cells), interpret a program (a list of plain instructions) against the
 learner's classes and return plain data: values, versions, and the message of the error
-SavedValue raises. The classes and drivers below are the same code as the notebook's cells
-(a test keeps them equal).
+SavedValue raises. The classes (reference solutions) and the drivers are the notebook's cells,
+solutions/06_inplace_version.ipynb.
 """
 from __future__ import annotations
 
 from ..spec import Exercise, QuestionSpec
-
-
-# ---- the given storage and the drivers (identical to the notebook's locked cell) ------------
-class Storage:
-    """The memory a tensor and all its views share: the values and one version counter."""
-
-    def __init__(self, values):
-        self.values = list(values)
-        self.version = 0
-
-
-def _step(tensors, op, args):
-    """Run one tensor instruction; the record it leaves in the program's output."""
-    if op == "new":                              # ("new", name, values)
-        name, values = args
-        tensors[name] = MiniTensor(Storage(values))
-    elif op == "view":                           # ("view", name, src, start, size, step)
-        name, src, start, size, step = args
-        tensors[name] = tensors[src].view(start, size, step)
-    elif op == "add":                            # ("add", name, src, c): out of place
-        name, src, c = args
-        tensors[name] = tensors[src].add(c)
-    elif op == "add_":                           # ("add_", name, c): in place
-        name, c = args
-        returned = tensors[name].add_(c)
-        return (op, name, tensors[name].tolist(), tensors[name].version, returned is tensors[name])
-    else:
-        raise ValueError(f"unknown instruction {op!r}")
-    return (op, name, tensors[name].tolist(), tensors[name].version)
-
-
-def run_views(program):
-    """Run a program of tensor instructions; a record per instruction, then every tensor's
-    final (name, values, version)."""
-    tensors, out = {}, []
-    for op, *args in program:
-        out.append(_step(tensors, op, args))
-    out += [(name, t.tolist(), t.version) for name, t in sorted(tensors.items())]
-    return out
-
-
-def run_saved(program):
-    """run_views, plus ("save", key, src): keep a SavedValue of a tensor, and ("unpack", key):
-    get it back (is it the very tensor saved? its values, its version), or the RuntimeError's
-    message."""
-    tensors, saved, out = {}, {}, []
-    for op, *args in program:
-        if op == "save":
-            key, src = args
-            saved[key] = (SavedValue(tensors[src]), tensors[src])
-            out.append((op, key))
-        elif op == "unpack":
-            (key,) = args
-            value, tensor = saved[key]
-            try:
-                t = value.unpack()
-                out.append((op, key, t is tensor, t.tolist(), t.version))
-            except RuntimeError as e:
-                out.append((op, key, "RuntimeError", str(e)))
-        else:
-            out.append(_step(tensors, op, args))
-    return out
-
-
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-class MiniTensor:
-    """A 1-D tensor: a window (offset, size, stride) onto a Storage that views share."""
-
-    def __init__(self, storage, offset=0, size=None, stride=1):
-        self.storage, self.offset, self.stride = storage, offset, stride
-        self.size = len(storage.values) if size is None else size
-
-    def tolist(self):
-        """The tensor's elements, read from the storage."""
-        return [self.storage.values[self.offset + i * self.stride] for i in range(self.size)]
-
-    def view(self, start, size, step):
-        """A view of `size` elements: this tensor's elements start, start + step, ..."""
-        return MiniTensor(self.storage, self.offset + start * self.stride, size, self.stride * step)
-
-    def add(self, c):
-        """Out of place: a new tensor, in new storage (at version 0)."""
-        return MiniTensor(Storage(v + c for v in self.tolist()))
-
-    def add_(self, c):
-        """In place: write into the shared storage, bump its version, return this tensor."""
-        for i in range(self.size):
-            self.storage.values[self.offset + i * self.stride] += c
-        self.storage.version += 1
-        return self
-
-    @property
-    def version(self):
-        """How many in-place writes the storage has seen (through any view)."""
-        return self.storage.version
-
-
-class SavedValue:
-    """What a backward node keeps: a tensor, and its version when it was saved."""
-
-    def __init__(self, tensor):
-        self.tensor, self.saved_version = tensor, tensor.version
-
-    def unpack(self):
-        """The tensor, unless an in-place write moved its version since it was saved."""
-        if self.tensor.version != self.saved_version:
-            raise RuntimeError(f"modified by an inplace operation: is at version {self.tensor.version}; "
-                               f"expected version {self.saved_version}")
-        return self.tensor
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -225,8 +116,8 @@ EXERCISE = Exercise(
     questions=[
         QuestionSpec(
             id="q1", function="run_views", title="(a) MiniTensor: views, add and add_",
-            solution_cell="mini_tensor", test_cell="test_mini_tensor", answer=MiniTensor,
-            reference=run_views, visible_cases=_visible_q1, random_cases=_random_q1,
+            solution_cell="mini_tensor", test_cell="test_mini_tensor", answer="MiniTensor",
+            visible_cases=_visible_q1, random_cases=_random_q1,
             hints=[
                 "A MiniTensor owns no numbers: element i lives at storage.values[offset + i * stride]. "
                 "tolist() reads them; add_ writes them; every view of the same storage sees the write.",
@@ -239,8 +130,8 @@ EXERCISE = Exercise(
             ]),
         QuestionSpec(
             id="q2", function="run_saved", title="(b) SavedValue: refuse a tensor modified in place",
-            solution_cell="saved_value", test_cell="test_saved_value", answer=SavedValue,
-            reference=run_saved, visible_cases=_visible_q2, random_cases=_random_q2,
+            solution_cell="saved_value", test_cell="test_saved_value", answer="SavedValue",
+            visible_cases=_visible_q2, random_cases=_random_q2,
             hints=[
                 "Saving must remember two things: the tensor itself (not a copy) and its version at "
                 "that moment.",

@@ -4,58 +4,14 @@ A view of a buffer is described as NumPy describes it (its __array_interface__):
 into the buffer, a shape, strides in bytes (possibly negative or 0) and an itemsize. The learner
 writes, in plain Python, the byte bounds of a view (numpy.lib.array_utils.byte_bounds), NumPy's
 quick test (np.may_share_memory: do the bounds overlap?) and the exact one (np.shares_memory: is
-there a byte both views use?). The reference solutions below are the same code as the solution
-cells of solutions/07_numpy_sharing.ipynb (a test keeps them equal); tests check them against
-NumPy on real arrays over one buffer.
+there a byte both views use?). The reference solutions are the solution cells of
+solutions/07_numpy_sharing.ipynb; tests check them against NumPy on real arrays over one buffer.
 """
 from __future__ import annotations
 
 import itertools
 
 from ..spec import Exercise, QuestionSpec
-
-
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def byte_bounds(view):
-    """(low, high): the first byte a view uses and one past its last, in its buffer. A view is
-    (offset, shape, strides, itemsize), offset and strides in bytes; no dim has size 0.
-
-    byte_bounds((40, (3, 2), (-12, 4), 4)) == (16, 48)
-    """
-    offset, shape, strides, itemsize = view
-    low = high = offset
-    for n, s in zip(shape, strides):
-        step = (n - 1) * s  # from the first to the last element along this dim
-        if step < 0:
-            low += step
-        else:
-            high += step
-    return low, high + itemsize
-
-
-def may_share_memory(a, b):
-    """np.may_share_memory for two views of one buffer: do their byte bounds overlap?
-
-    may_share_memory((0, (4,), (8,), 4), (4, (4,), (8,), 4)) is True
-    """
-    a_low, a_high = byte_bounds(a)
-    b_low, b_high = byte_bounds(b)
-    return a_low < b_high and b_low < a_high
-
-
-def shares_memory(a, b):
-    """np.shares_memory for two views of one buffer: is there a byte that both use?
-
-    shares_memory((0, (4,), (8,), 4), (4, (4,), (8,), 4)) is False
-    """
-    def used(view):
-        offset, shape, strides, itemsize = view
-        out = set()
-        for index in itertools.product(*[range(n) for n in shape]):
-            start = offset + sum(i * s for i, s in zip(index, strides))
-            out.update(range(start, start + itemsize))
-        return out
-    return not used(a).isdisjoint(used(b))
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -136,7 +92,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q1", function="byte_bounds", title="(a) the bytes a view spans",
             solution_cell="byte_bounds", test_cell="test_byte_bounds",
-            reference=byte_bounds, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_cases=_visible_q1, random_cases=_random_q1,
             hints=[
                 "The first element is at byte `offset`. Walking a dim of size n from its first element "
                 "to its last moves (n - 1) * stride bytes: forward for a positive stride, backward for "
@@ -149,7 +105,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="may_share_memory", title="(b) NumPy's quick test: overlapping bounds",
             solution_cell="may_share_memory", test_cell="test_may_share_memory",
-            reference=may_share_memory, visible_cases=_visible_pairs, random_cases=_random_pairs,
+            visible_cases=_visible_pairs, random_cases=_random_pairs,
             hints=[
                 "np.may_share_memory only compares the byte bounds of the two views: use your "
                 "byte_bounds.",
@@ -159,7 +115,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q3", function="shares_memory", title="(c) the exact test: a byte both views use",
             solution_cell="shares_memory", test_cell="test_shares_memory",
-            reference=shares_memory, visible_cases=_visible_pairs, random_cases=_random_pairs,
+            visible_cases=_visible_pairs, random_cases=_random_pairs,
             hints=[
                 "Overlapping bounds are not enough: x[:, ::2] and x[:, 1::2] span the same bytes but "
                 "use none in common. Look at the bytes each view really uses.",

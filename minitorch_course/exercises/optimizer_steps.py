@@ -1,12 +1,13 @@
 """Exercise 13, optimizer steps: one step of SGD (momentum, weight decay) and of Adam, over lists
 of floats, with PyTorch's exact formulas.
 
-The functions are pure: they take the parameters, their gradients and the optimizer's state,
-and return the new parameters and the new state, so one call is one step and the grader can
-start a step from any state. The cases' states come from running the reference for a few
-steps, so each case is the next step of a real trajectory. Floats are compared within a
-tolerance: m*b + (1-b)*g and m + (g-m)*(1-b) are the same formula, rounded differently.
-The reference solutions are the solution cells of solutions/13_optimizer_steps.ipynb.
+The functions are pure: they take the parameters, their gradients and the optimizer's state, and
+return the new parameters and the new state, so one call is one step and the grader can start a
+step from any state. The random cases' states come from running the instructor's solution for a
+few steps (generators_use), so each case is the next step of a real trajectory. Floats are
+compared within a tolerance: m*b + (1-b)*g and m + (g-m)*(1-b) are the same formula, rounded
+differently. The reference solutions are the solution cells of
+solutions/13_optimizer_steps.ipynb.
 """
 from __future__ import annotations
 
@@ -16,51 +17,13 @@ from ..spec import Exercise, QuestionSpec
 from ._approx import approx
 
 
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def sgd_step(params, grads, state, lr, momentum=0.0, weight_decay=0.0):
-    """One step of torch.optim.SGD. state is None before the first step, then the momentum
-    buffers (a list of floats) when momentum != 0. Returns (new_params, new_state).
-
-    sgd_step([1.0], [0.5], None, lr=0.1) == ([0.95], None)
-    """
-    new_params, new_state = [], []
-    for i, (p, g) in enumerate(zip(params, grads)):
-        d = g + weight_decay * p
-        if momentum != 0:
-            d = d if state is None else momentum * state[i] + d
-            new_state.append(d)
-        new_params.append(p - lr * d)
-    return new_params, (new_state if momentum != 0 else None)
-
-
-def adam_step(params, grads, state, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
-    """One step of torch.optim.Adam. state is None before the first step, then
-    {"step": t, "exp_avg": [...], "exp_avg_sq": [...]}. Returns (new_params, new_state).
-    """
-    beta1, beta2 = betas
-    if state is None:
-        state = {"step": 0, "exp_avg": [0.0] * len(params), "exp_avg_sq": [0.0] * len(params)}
-    t = state["step"] + 1
-    new_params, exp_avg, exp_avg_sq = [], [], []
-    for p, g, m, v in zip(params, grads, state["exp_avg"], state["exp_avg_sq"]):
-        g = g + weight_decay * p
-        m = beta1 * m + (1 - beta1) * g
-        v = beta2 * v + (1 - beta2) * g * g
-        m_hat = m / (1 - beta1 ** t)
-        v_hat = v / (1 - beta2 ** t)
-        new_params.append(p - lr * m_hat / (math.sqrt(v_hat) + eps))
-        exp_avg.append(m)
-        exp_avg_sq.append(v)
-    return new_params, {"step": t, "exp_avg": exp_avg, "exp_avg_sq": exp_avg_sq}
-
-
 # ---- inputs -------------------------------------------------------------------------------
 def _vec(rng, n, scale=1.0):
     return [round(rng.uniform(-scale, scale), 4) for _ in range(n)]
 
 
 def _run(step, rng, n, k, **hyper):
-    """(params, grads, state) after k steps of the reference on random gradients."""
+    """(params, grads, state) after k steps of `step` (the instructor's) on random gradients."""
     params, state = _vec(rng, n, 2.0), None
     for _ in range(k):
         params, state = step(params, _vec(rng, n), state, **hyper)
@@ -80,14 +43,14 @@ def _visible_q1():
     ]
 
 
-def _random_q1(rng, n):
+def _random_q1(rng, n, ref):
     out = []
     for _ in range(n):
         lr = rng.choice([0.1, 0.01, 0.5])
         momentum = rng.choice([0.0, 0.9, 0.5, 0.99])
         wd = rng.choice([0.0, 0.0, 1e-2, 0.1])
         hyper = dict(lr=lr, momentum=momentum, weight_decay=wd)
-        params, grads, state = _run(sgd_step, rng, rng.randint(1, 6), rng.randint(0, 4), **hyper)
+        params, grads, state = _run(ref.sgd_step, rng, rng.randint(1, 6), rng.randint(0, 4), **hyper)
         out.append((params, grads, state, lr, momentum, wd))
     return out
 
@@ -106,7 +69,7 @@ def _visible_q2():
     ]
 
 
-def _random_q2(rng, n):
+def _random_q2(rng, n, ref):
     out = []
     for _ in range(n):
         lr = rng.choice([1e-3, 1e-2, 0.1])
@@ -114,7 +77,7 @@ def _random_q2(rng, n):
         eps = rng.choice([1e-8, 1e-8, 1e-3])
         wd = rng.choice([0.0, 0.0, 1e-2, 0.1])
         hyper = dict(lr=lr, betas=betas, eps=eps, weight_decay=wd)
-        params, grads, state = _run(adam_step, rng, rng.randint(1, 6), rng.randint(0, 6), **hyper)
+        params, grads, state = _run(ref.adam_step, rng, rng.randint(1, 6), rng.randint(0, 6), **hyper)
         out.append((params, grads, state, lr, betas, eps, wd))
     return out
 
@@ -131,7 +94,8 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q1", function="sgd_step", title="(a) SGD with momentum and weight decay",
             solution_cell="sgd_step", test_cell="test_sgd_step",
-            reference=sgd_step, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_cases=lambda ref: _visible_q1(), random_cases=_random_q1,
+            generators_use=("sgd_step",),
             compare=approx(rel_tol=1e-9, abs_tol=1e-12),
             hints=[
                 "For each parameter: d = g + weight_decay * p. Without momentum the step is "
@@ -145,7 +109,8 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="adam_step", title="(b) Adam, with bias correction",
             solution_cell="adam_step", test_cell="test_adam_step",
-            reference=adam_step, visible_cases=_visible_q2, random_cases=_random_q2,
+            visible_cases=lambda ref: _visible_q2(), random_cases=_random_q2,
+            generators_use=("adam_step",),
             compare=approx(rel_tol=1e-9, abs_tol=1e-12),
             hints=[
                 "Before the first step the state is None: start from step 0 and zero moments. "

@@ -1,53 +1,15 @@
 """Exercise 03, strides: where does element [i, j, k] of a tensor live in memory?
 
-The learner writes three small functions in plain Python; the reference solutions below are
-the same code as the solution cells of solutions/03_strides.ipynb (a test keeps them equal).
-Inputs come from fixed lists, from real minitorch views (their .shape, .stride() and
-.storage_offset()), and from seeded random generators; some sizes are beyond 2**31 on purpose:
-the answer then needs Python's exact integers, and code that builds a NumPy array to read its
-strides fails there.
+The learner writes three small functions in plain Python; the reference solutions are the
+solution cells of solutions/03_strides.ipynb. Inputs come from fixed lists, from real minitorch
+views (their .shape, .stride() and .storage_offset()), and from seeded random generators (the
+layouts of (b) and (c) start from the instructor's contiguous_strides: generators_use); some
+sizes are beyond 2**31 on purpose: the answer then needs Python's exact integers, and code that
+builds a NumPy array to read its strides fails there.
 """
 from __future__ import annotations
 
 from ..spec import Exercise, QuestionSpec
-
-
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def contiguous_strides(shape):
-    """Strides, in elements, of a row-major (contiguous) tensor of this shape.
-
-    contiguous_strides((2, 3, 4)) == (12, 4, 1)
-    """
-    strides = []
-    step = 1
-    for size in reversed(shape):
-        strides.append(step)
-        step *= size
-    return tuple(reversed(strides))
-
-
-def flat_index(index, strides, offset=0):
-    """Position in storage of the element at `index` of a tensor with these strides.
-
-    flat_index((1, 2), (3, 1)) == 5
-    """
-    position = offset
-    for i, stride in zip(index, strides):
-        position += i * stride
-    return position
-
-
-def is_contiguous(shape, strides):
-    """True when a tensor with this shape and these strides is laid out row-major with no
-    gaps. Like PyTorch, the stride of a dim of size 1 does not matter."""
-    expected = 1
-    for size, stride in zip(reversed(shape), reversed(strides)):
-        if size == 1:
-            continue  # we never step along a size-1 dim, so its stride is never used
-        if stride != expected:
-            return False
-        expected *= size
-    return True
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -59,7 +21,7 @@ HUGE = (2 ** 31, 2 ** 33, 2 ** 40, 3 * 2 ** 35)
 # time; tests/test_course_feedback.py checks that minitorch still produces exactly these.
 VIEWS = [
     ("x", (2, 3, 4), (12, 4, 1), 0),
-    ("x.T", (4, 3, 2), (1, 4, 12), 0),
+    ("x.permute(2, 1, 0)", (4, 3, 2), (1, 4, 12), 0),  # every dim reversed (x.T is for 2-D only)
     ("x.transpose(0, 1)", (3, 2, 4), (4, 12, 1), 0),
     ("x.permute(1, 2, 0)", (3, 4, 2), (4, 1, 12), 0),
     ("x[:, 1]", (2, 4), (12, 1), 4),
@@ -112,11 +74,11 @@ def _visible_q2():
     return cases
 
 
-def _random_q2(rng, n):
+def _random_q2(rng, n, ref):
     out = []
     for _ in range(n):
         shape = _random_shape(rng, huge=0.05)
-        strides = list(contiguous_strides(shape))
+        strides = list(ref.contiguous_strides(shape))
         how = rng.random()
         if how < 0.3:
             rng.shuffle(strides)
@@ -139,11 +101,11 @@ def _visible_q3():
     return cases
 
 
-def _random_q3(rng, n):
+def _random_q3(rng, n, ref):
     out = []
     for _ in range(n):
         shape = _random_shape(rng, huge=0.05, ones=0.3)
-        strides = list(contiguous_strides(shape))
+        strides = list(ref.contiguous_strides(shape))
         how = rng.random()
         big = [i for i, s in enumerate(shape) if s != 1]
         ones = [i for i, s in enumerate(shape) if s == 1]
@@ -168,14 +130,15 @@ EXERCISE = Exercise(
     name="03_strides",
     title="Strides: where does element [i, j, k] live?",
     forbidden_calls=("numpy.*",),
+    forbidden_types=("builtins.memoryview",),  # memoryview(...).cast(...).strides computes strides
     forbidden_imports=("minitorch", "torch", "jax", "tensorflow"),
-    forbidden_reason="these three functions must be plain Python: NumPy and minitorch compute "
-                     "strides for you, which is what this exercise asks you to do",
+    forbidden_reason="these three functions must be plain Python: NumPy, minitorch and memoryview "
+                     "compute strides for you, which is what this exercise asks you to do",
     questions=[
         QuestionSpec(
             id="q1", function="contiguous_strides", title="(a) strides of a contiguous tensor",
             solution_cell="contiguous_strides", test_cell="test_contiguous_strides",
-            reference=contiguous_strides, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_cases=_visible_q1, random_cases=_random_q1,
             hints=[
                 "The last dim always has stride 1: neighbours along it sit next to each other "
                 "in memory.",
@@ -187,7 +150,8 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="flat_index", title="(b) from an index to a position in storage",
             solution_cell="flat_index", test_cell="test_flat_index",
-            reference=flat_index, visible_cases=_visible_q2, random_cases=_random_q2,
+            visible_cases=lambda ref: _visible_q2(), random_cases=_random_q2,
+            generators_use=("contiguous_strides",),
             hints=[
                 "One step along dim d moves strides[d] elements through memory.",
                 "So index (i, j, k) lives at offset + i*strides[0] + j*strides[1] + k*strides[2].",
@@ -197,7 +161,8 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q3", function="is_contiguous", title="(c) PyTorch's is_contiguous rule",
             solution_cell="is_contiguous", test_cell="test_is_contiguous",
-            reference=is_contiguous, visible_cases=_visible_q3, random_cases=_random_q3,
+            visible_cases=lambda ref: _visible_q3(), random_cases=_random_q3,
+            generators_use=("contiguous_strides",),
             hints=[
                 "Contiguous means the strides are those of contiguous_strides(shape), except "
                 "that dims of size 1 are ignored: you never step along them.",

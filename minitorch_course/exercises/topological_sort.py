@@ -3,8 +3,8 @@
 Graphs are plain data (dicts of node names), so the learner's code is plain Python and the
 answers are plain data: an order (a list of names, made unique by a tie-breaking rule) and a
 dict of gradients (floats, compared within a small tolerance, since a gradient summed along
-several paths may be added up in any order). The reference solutions below are the solution
-cells of solutions/09_topological_sort.ipynb, character for character (a test keeps them equal).
+several paths may be added up in any order). The reference solutions are the solution cells
+of solutions/09_topological_sort.ipynb.
 """
 from __future__ import annotations
 
@@ -12,68 +12,6 @@ import math
 
 from ..spec import Exercise, QuestionSpec
 from ._approx import approx
-
-
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def topo_order(graph):
-    """Every node of `graph` (a dict: node -> list of its inputs), each node before all of its
-    inputs; among the nodes that may come next, always the smallest name first.
-
-    topo_order({"y": ["a", "b"], "a": [], "b": []}) == ["y", "a", "b"]
-    """
-    waiting = {node: 0 for node in graph}  # how many consumers of each node are not placed yet
-    for node in graph:
-        for parent in set(graph[node]):
-            waiting[parent] += 1
-    ready = sorted(node for node in graph if waiting[node] == 0)
-    order = []
-    while ready:
-        node = ready.pop(0)
-        order.append(node)
-        for parent in set(graph[node]):
-            waiting[parent] -= 1
-            if waiting[parent] == 0:
-                ready.append(parent)
-        ready.sort()
-    return order
-
-
-def backprop_scalar(nodes, output):
-    """d output / d leaf for every leaf of an expression graph given as data:
-    nodes[name] is ("leaf", value), ("add", a, b), ("mul", a, b) or ("exp", a).
-
-    backprop_scalar({"x": ("leaf", 3.0), "y": ("mul", "x", "x")}, "y") == {"x": 6.0}
-    """
-    values = {}
-
-    def value(name):  # the forward pass, each node computed once
-        if name not in values:
-            op, *args = nodes[name]
-            if op == "leaf":
-                values[name] = args[0]
-            elif op == "add":
-                values[name] = value(args[0]) + value(args[1])
-            elif op == "mul":
-                values[name] = value(args[0]) * value(args[1])
-            else:
-                values[name] = math.exp(value(args[0]))
-        return values[name]
-
-    graph = {name: [a for a in node[1:] if node[0] != "leaf"] for name, node in nodes.items()}
-    grads = {name: 0.0 for name in nodes}
-    grads[output] = 1.0
-    for name in topo_order(graph):  # every consumer before its inputs
-        op, *args = nodes[name]
-        g = grads[name]
-        if op == "add":
-            grads[args[0]] += g
-            grads[args[1]] += g
-        elif op == "mul":
-            grads[args[0]] += g * value(args[1])
-            grads[args[1]] += g * value(args[0])
-        elif op == "exp":
-            grads[args[0]] += g * value(name)
-    return {name: grads[name] for name, node in nodes.items() if node[0] == "leaf"}
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -185,7 +123,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q1", function="topo_order", title="(a) every node before its inputs",
             solution_cell="topo_order", test_cell="test_topo_order",
-            reference=topo_order, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_cases=_visible_q1, random_cases=_random_q1,
             hints=[
                 "A node may be placed once every node that USES it (its consumers) has been "
                 "placed. At the start that is true only of the outputs: nodes nobody uses.",
@@ -199,7 +137,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="backprop_scalar", title="(b) backprop over an expression graph",
             solution_cell="backprop_scalar", test_cell="test_backprop_scalar",
-            reference=backprop_scalar, visible_cases=_visible_q2, random_cases=_random_q2,
+            visible_cases=_visible_q2, random_cases=_random_q2,
             compare=approx(rel_tol=1e-9, abs_tol=1e-9),
             hints=[
                 "Two passes. Forward: compute the value of every node from its inputs. Backward: "

@@ -8,77 +8,51 @@ Each function imports minitorch in its own body: the grader runs the learner's s
 cells, not the notebook's setup cell. The grader passes plain lists (fixed initial weights,
 a fixed tiny dataset) and compares plain data: the tensors' dtypes, shapes and values, the
 loss of each batch and the weights after the epoch, within a float32 tolerance.
+
+(b) promises that a result made from tensors that require grad stays in their autograd graph
+(that is what (c) trains through), so it is graded through a driver, run_linear_forward (a
+locked cell of the notebook): it makes the inputs named in its last argument tensors that
+require grad, calls the learner's linear_forward, runs out.sum().backward() and returns the
+result with the gradient each of those inputs received. A result built from a copy
+(minitorch.tensor(weight)) leaves them None, and the message says so.
 The reference solutions are the solution cells of solutions/14_training_loop.ipynb.
 """
 from __future__ import annotations
 
-import math
-
-
-from ..spec import Exercise, QuestionSpec, compare_values, decode, encode
+from ..spec import Exercise, QuestionSpec, compare_values, show
 from ._approx import approx
 
-
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def linear_init(in_features, out_features, u):
-    """nn.Linear(in_features, out_features)'s initial weight and bias, made from `u`: a list of
-    uniform samples in [0, 1), the weight's out_features * in_features values first (row by
-    row), then the bias's out_features. Returns (weight, bias): float32 tensors of shapes
-    (out_features, in_features) and (out_features,), uniform in [-bound, bound).
-    """
-    import minitorch
-    bound = 1 / math.sqrt(in_features)
-    values = [(2 * v - 1) * bound for v in u]
-    n = out_features * in_features
-    weight = minitorch.tensor(values[:n], dtype=minitorch.float32).reshape(out_features, in_features)
-    bias = minitorch.tensor(values[n:n + out_features], dtype=minitorch.float32)
-    return weight, bias
+GRAPH_HINT = ("the result is not connected to {name} in the autograd graph: minitorch.tensor({name}) "
+              "makes a copy outside the graph, while minitorch.as_tensor({name}, dtype=...) keeps a "
+              "float32 tensor as it is")
 
 
-def linear_forward(x, weight, bias):
-    """nn.Linear's forward pass, y = x @ weight.T + bias, as a float32 tensor. x is (batch,
-    in_features) or (in_features,), weight (out_features, in_features), bias (out_features,) or
-    None; each a tensor or nested lists. Tensors that require grad must stay in the graph.
-    """
-    import minitorch
-    x = minitorch.as_tensor(x, dtype=minitorch.float32)
-    weight = minitorch.as_tensor(weight, dtype=minitorch.float32)
-    out = x @ weight.T
-    if bias is not None:
-        out = out + minitorch.as_tensor(bias, dtype=minitorch.float32)
-    return out
+def compare_forward(expected, actual, where=""):
+    """run_linear_forward's (result, {input: gradient}): the result first, then each gradient,
+    named as the learner knows it (weight.grad), with the reason a gradient did not arrive."""
+    if not (type(expected) is tuple and type(actual) is tuple and len(actual) == 2 == len(expected)
+            and type(expected[1]) is dict and type(actual[1]) is dict):
+        return compare_values(expected, actual, where)
+    why = compare_values(expected[0], actual[0], "the result")
+    if why:
+        return why
+    for name, want in expected[1].items():
+        got = actual[1].get(name)
+        if got is None and want is not None:
+            return f"{name}.grad is None after out.sum().backward(): " + GRAPH_HINT.format(name=name)
+        why = compare_values(want, got, f"{name}.grad")
+        if why:
+            return why
+    return compare_values(expected, actual, where)
 
 
-def train_epoch(weight, bias, x, y, lr, batch_size):
-    """One epoch of SGD on a linear classifier with cross-entropy loss. weight, bias: the
-    initial parameters (lists); x: the inputs (a list of rows), y: their classes (ints). Batches
-    are x[0:batch_size], x[batch_size:2*batch_size], ... in order (the last may be shorter).
-    Returns (losses, weight, bias): each batch's loss (floats, computed before its step) and
-    the parameters after the epoch (lists).
-    """
-    import minitorch
-    from minitorch.nn import functional as F
-    weight = minitorch.tensor(weight, dtype=minitorch.float32, requires_grad=True)
-    bias = minitorch.tensor(bias, dtype=minitorch.float32, requires_grad=True)
-    x = minitorch.tensor(x, dtype=minitorch.float32)
-    y = minitorch.tensor(y, dtype=minitorch.int64)
-    optimizer = minitorch.optim.SGD([weight, bias], lr=lr)
-    losses = []
-    for start in range(0, len(x), batch_size):
-        xb, yb = x[start:start + batch_size], y[start:start + batch_size]
-        optimizer.zero_grad()
-        loss = F.cross_entropy(linear_forward(xb, weight, bias), yb)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return losses, weight.tolist(), bias.tolist()
-
-
-# ---- comparing tensors ----------------------------------------------------------------------
-def compare_tensors(expected, actual, where=""):
-    """compare_values, with the reference's tensors seen as a submission's are (encoded as
-    plain data: kind, dtype, shape, values)."""
-    return compare_values(decode(encode(expected)), actual, where)
+def describe_forward(args):
+    """How a case of run_linear_forward reads: the call the learner wrote, and on what."""
+    x, weight, bias, grads = args
+    parts = [f"{n} = minitorch.tensor({show(v, 80)}, requires_grad=True)" if n in grads else f"{n} = {show(v, 80)}"
+             for n, v in (("x", x), ("weight", weight), ("bias", bias))]
+    then = ", then out.sum().backward()" if grads else ""
+    return f"linear_forward(x, weight, bias) with {', '.join(parts)}{then}"
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -109,14 +83,24 @@ def _random_q1(rng, n):
     return out
 
 
+_PARAMS = ("weight", "bias")  # what nn.Linear trains: they require grad
+_ALL = ("x", "weight", "bias")  # and an input that requires grad too (a layer inside a network)
+
+
 def _visible_q2():
+    """(x, weight, bias, the names of those that are tensors requiring grad)."""
     return [
-        ([[1.0, 2.0]], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [0.5, -0.5, 0.0]),
-        ([1.0, 2.0], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [0.5, -0.5, 0.0]),   # one sample, 1-D
-        ([[1.0, 2.0], [3.0, 4.0]], [[1.0, -1.0]], [0.0]),
-        ([[1.0, 2.0], [3.0, 4.0]], [[2.0, 0.0], [0.0, 3.0]], None),               # no bias
-        ([[0.5, -1.0, 2.0], [0.0, 0.0, 0.0]], [[1.0, 2.0, 3.0], [-1.0, 0.5, 0.25]], [0.1, 0.2]),
-        ([[1.0]], [[3.0]], [-3.0]),
+        ([[1.0, 2.0]], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [0.5, -0.5, 0.0], ()),
+        ([1.0, 2.0], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [0.5, -0.5, 0.0], ()),   # one sample, 1-D
+        ([[1.0, 2.0], [3.0, 4.0]], [[1.0, -1.0]], [0.0], ()),
+        ([[1.0, 2.0], [3.0, 4.0]], [[2.0, 0.0], [0.0, 3.0]], None, ()),               # no bias
+        ([[0.5, -1.0, 2.0], [0.0, 0.0, 0.0]], [[1.0, 2.0, 3.0], [-1.0, 0.5, 0.25]], [0.1, 0.2], ()),
+        ([[1.0]], [[3.0]], [-3.0], ()),
+        ([[1.0, 2.0]], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [0.5, -0.5, 0.0], _PARAMS),  # in the graph
+        ([[1.0, 2.0], [3.0, 4.0]], [[1.0, -1.0]], [0.0], ("weight",)),
+        ([[1.0, 2.0], [3.0, 4.0]], [[2.0, 0.0], [0.0, 3.0]], None, ("weight",)),
+        ([[0.5, -1.0, 2.0], [0.0, 0.0, 0.0]], [[1.0, 2.0, 3.0], [-1.0, 0.5, 0.25]], [0.1, 0.2], _ALL),
+        ([1.0, 2.0], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [0.5, -0.5, 0.0], _ALL),
     ]
 
 
@@ -128,7 +112,8 @@ def _random_q2(rng, n):
         if rng.random() < 0.2:
             x = x[0]
         bias = None if rng.random() < 0.2 else _mat(rng, 1, o)[0]
-        out.append((x, _mat(rng, o, i), bias))
+        grads = rng.choice([(), ("weight",), _PARAMS, _PARAMS, _ALL])
+        out.append((x, _mat(rng, o, i), bias, tuple(g for g in grads if g != "bias" or bias is not None)))
     return out
 
 
@@ -163,6 +148,7 @@ EXERCISE = Exercise(
     name="14_training_loop",
     title="A training loop: nn.Linear's init and forward, and one epoch of SGD",
     preload=("numpy", "minitorch", "minitorch.autograd.engine"),  # before confinement
+    driver_cells=("linear_forward_driver",),
     forbidden_calls=("minitorch.nn.Linear", "minitorch.nn.functional.linear"),
     forbidden_imports=("minitorch_course", "torch", "jax", "tensorflow", "sklearn"),
     forbidden_reason="write the linear layer yourself: nn.Linear and nn.functional.linear would "
@@ -171,8 +157,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q1", function="linear_init", title="(a) nn.Linear's initial weight and bias",
             solution_cell="linear_init", test_cell="test_linear_init",
-            reference=linear_init, visible_cases=_visible_q1, random_cases=_random_q1,
-            compare=compare_tensors,
+            visible_cases=_visible_q1, random_cases=_random_q1,
             hints=[
                 "PyTorch draws both the weight and the bias uniformly in [-bound, bound) with "
                 "bound = 1 / sqrt(in_features) (in_features: the fan-in, the number of inputs "
@@ -185,10 +170,10 @@ EXERCISE = Exercise(
                 "Return the tuple (weight, bias).",
             ]),
         QuestionSpec(
-            id="q2", function="linear_forward", title="(b) nn.Linear's forward pass",
-            solution_cell="linear_forward", test_cell="test_linear_forward",
-            reference=linear_forward, visible_cases=_visible_q2, random_cases=_random_q2,
-            compare=compare_tensors,
+            id="q2", function="run_linear_forward", title="(b) nn.Linear's forward pass, in the graph",
+            solution_cell="linear_forward", test_cell="test_linear_forward", answer="linear_forward",
+            visible_cases=_visible_q2, random_cases=_random_q2,
+            compare=compare_forward, describe=describe_forward,
             hints=[
                 "Each output is a weighted sum of the inputs: out[n, j] = sum_k x[n, k] * "
                 "weight[j, k] + bias[j]. As tensors: x @ weight.T + bias.",
@@ -201,7 +186,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q3", function="train_epoch", title="(c) one epoch of the training loop",
             solution_cell="train_epoch", test_cell="test_train_epoch",
-            reference=train_epoch, visible_cases=_visible_q3, random_cases=_random_q3,
+            visible_cases=_visible_q3, random_cases=_random_q3,
             compare=approx(rel_tol=1e-4, abs_tol=1e-5),
             hints=[
                 "Make weight and bias float32 tensors with requires_grad=True, x a float32 "

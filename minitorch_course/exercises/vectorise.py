@@ -13,49 +13,7 @@ The reference solutions are the solution cells of solutions/17_vectorise.ipynb.
 """
 from __future__ import annotations
 
-import numpy as np
-
-from ..spec import Exercise, QuestionSpec, as_array, compare_values
-
-
-def compare_arrays(expected, actual, where=""):
-    """The reference returns a NumPy array: compare what came back with it as an Array (same
-    shape and dtype, values within spec's float tolerance)."""
-    return compare_values(as_array(expected), actual, where)
-
-
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def pairwise_sq_dists(X, Y):
-    """D[i, j] = squared Euclidean distance between row i of X (n x d) and row j of Y (m x d),
-    as an (n, m) float64 array. No Python loops.
-
-    pairwise_sq_dists([[0.0, 0.0], [1.0, 1.0]], [[1.0, 0.0]]) -> array([[1.], [1.]])
-    """
-    X, Y = np.asarray(X, dtype=np.float64), np.asarray(Y, dtype=np.float64)
-    diff = X[:, None, :] - Y[None, :, :]  # (n, m, d) by broadcasting
-    return (diff ** 2).sum(axis=2)
-
-
-def softmax_rows(x):
-    """The softmax of each row of x (n x k), as an (n, k) float64 array; stable for large
-    values (1000.0 must not overflow). No Python loops.
-
-    softmax_rows([[0.0, 0.0]]) -> array([[0.5, 0.5]])
-    """
-    x = np.asarray(x, dtype=np.float64)
-    z = x - x.max(axis=1, keepdims=True)  # the largest is 0: exp never overflows
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
-
-
-def one_hot(labels, num_classes):
-    """An (n, num_classes) int64 array with a 1 in column labels[i] of row i, 0 elsewhere.
-    No Python loops.
-
-    one_hot([2, 0], 3) -> array([[0, 0, 1], [1, 0, 0]])
-    """
-    labels = np.asarray(labels, dtype=np.int64).reshape(-1)
-    return (labels[:, None] == np.arange(num_classes)[None, :]).astype(np.int64)
+from ..spec import Exercise, QuestionSpec
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -120,8 +78,8 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q1", function="pairwise_sq_dists", title="(a) pairwise squared distances",
             solution_cell="pairwise_sq_dists", test_cell="test_pairwise_sq_dists",
-            reference=pairwise_sq_dists, visible_cases=_visible_q1, random_cases=_random_q1,
-            no_loops=True, compare=compare_arrays,
+            visible_cases=_visible_q1, random_cases=_random_q1,
+            no_loops=True,
             hints=[
                 "Turn both into float64 arrays: X (n, d), Y (m, d). You need every row of X against "
                 "every row of Y: an (n, m, d) array of differences, made by broadcasting.",
@@ -133,8 +91,8 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="softmax_rows", title="(b) softmax of each row, stably",
             solution_cell="softmax_rows", test_cell="test_softmax_rows",
-            reference=softmax_rows, visible_cases=_visible_q2, random_cases=_random_q2,
-            no_loops=True, compare=compare_arrays,
+            visible_cases=_visible_q2, random_cases=_random_q2,
+            no_loops=True,
             hints=[
                 "softmax(x)_j = exp(x_j) / sum_k exp(x_k), per row: reduce along axis=1 and keep the "
                 "axis (keepdims=True) so that the (n, 1) result broadcasts against (n, k).",
@@ -145,8 +103,8 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q3", function="one_hot", title="(c) one-hot encoding",
             solution_cell="one_hot", test_cell="test_one_hot",
-            reference=one_hot, visible_cases=_visible_q3, random_cases=_random_q3,
-            no_loops=True, compare=compare_arrays,
+            visible_cases=_visible_q3, random_cases=_random_q3,
+            no_loops=True,
             hints=[
                 "Compare every label with every class id at once: labels as a column (n, 1) against "
                 "np.arange(num_classes) as a row (1, num_classes) broadcasts to (n, num_classes).",

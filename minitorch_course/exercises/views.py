@@ -1,11 +1,11 @@
 """Exercise 05, views: transpose, slice and view as new (shape, strides, offset) over one storage.
 
-The learner writes three small functions in plain Python; the reference solutions below are
-the same code as the solution cells of solutions/05_views.ipynb (a test keeps them equal).
-view_strides is PyTorch's own rule (computeStride in aten/src/ATen/TensorUtils.cpp): the
-strides that let a tensor be viewed with a new shape without copying, or None when no strides
-can. The notebook then plugs the learner's view_strides into minitorch's Tensor.view and
-checks the learner's transpose and slice against minitorch's real views.
+The learner writes three small functions in plain Python; the reference solutions are the
+solution cells of solutions/05_views.ipynb. view_strides is PyTorch's own rule (computeStride in
+aten/src/ATen/TensorUtils.cpp): the strides that let a tensor be viewed with a new shape without
+copying, or None when no strides can. The notebook then plugs the learner's view_strides into
+minitorch's Tensor.view and checks the learner's transpose and slice against minitorch's real
+views.
 
 Inputs never have a size-1 dim in the *new* shape of view_strides: the stride of a size-1 dim is
 never used, so any number would be right there, and a comparison would have to allow that.
@@ -15,70 +15,6 @@ from __future__ import annotations
 import math
 
 from ..spec import Exercise, QuestionSpec
-
-
-# ---- reference solutions (identical to the solution cells of the notebook) ----------------
-def transpose_strides(shape, strides, dim0, dim1):
-    """(shape, strides) of x.transpose(dim0, dim1) for a tensor x with this shape and these
-    strides. Dims may be negative, as in PyTorch: -1 is the last.
-
-    transpose_strides((2, 3, 4), (12, 4, 1), 0, -1) == ((4, 3, 2), (1, 4, 12))
-    """
-    ndim = len(shape)
-    dim0, dim1 = dim0 % ndim, dim1 % ndim
-    shape, strides = list(shape), list(strides)
-    shape[dim0], shape[dim1] = shape[dim1], shape[dim0]
-    strides[dim0], strides[dim1] = strides[dim1], strides[dim0]
-    return tuple(shape), tuple(strides)
-
-
-def slice_view(shape, strides, offset, dim, start, stop, step):
-    """(shape, strides, offset) of the view that slices dim `dim` with start:stop:step.
-
-    slice_view((2, 10), (10, 1), 0, 1, 2, 8, 3) == ((2, 2), (10, 3), 2)
-    """
-    first, last, step = slice(start, stop, step).indices(shape[dim])  # clamped, non-negative
-    shape, strides = list(shape), list(strides)
-    shape[dim] = len(range(first, last, step))
-    offset += first * strides[dim]  # the view starts at element `first` of that dim
-    strides[dim] *= step            # and one step along it skips `step` old steps
-    return tuple(shape), tuple(strides), offset
-
-
-def view_strides(shape, strides, new_shape):
-    """Strides for x.view(*new_shape) of a tensor x with this shape and these strides, as a
-    tuple; None when no strides can do it (PyTorch then says: use .reshape()).
-
-    view_strides((4, 3), (1, 4), (2, 2, 3)) == (2, 1, 4)
-    view_strides((4, 3), (1, 4), (12,)) is None
-    """
-    if not shape:
-        return (1,) * len(new_shape)
-    new_strides = [0] * len(new_shape)
-    view_d = len(new_shape) - 1
-    # Walk the old dims from the last, in chunks that are contiguous within themselves; each
-    # chunk must be exactly covered by a run of new dims, which then step through it.
-    chunk_base_stride = strides[-1]
-    tensor_numel = 1
-    view_numel = 1
-    for tensor_d in range(len(shape) - 1, -1, -1):
-        tensor_numel *= shape[tensor_d]
-        chunk_ends = tensor_d == 0 or (shape[tensor_d - 1] != 1 and
-                                       strides[tensor_d - 1] != tensor_numel * chunk_base_stride)
-        if chunk_ends:
-            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
-                new_strides[view_d] = view_numel * chunk_base_stride
-                view_numel *= new_shape[view_d]
-                view_d -= 1
-            if view_numel != tensor_numel:
-                return None  # the new dims would have to span two chunks
-            if tensor_d > 0:
-                chunk_base_stride = strides[tensor_d - 1]
-                tensor_numel = 1
-                view_numel = 1
-    if view_d != -1:
-        return None
-    return tuple(new_strides)
 
 
 # ---- inputs -------------------------------------------------------------------------------
@@ -224,7 +160,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q1", function="transpose_strides", title="(a) transpose: swap two dims",
             solution_cell="transpose_strides", test_cell="test_transpose_strides",
-            reference=transpose_strides, visible_cases=_visible_q1, random_cases=_random_q1,
+            visible_cases=_visible_q1, random_cases=_random_q1,
             hints=[
                 "A transpose moves no data: the new tensor walks the same storage, with two dims' "
                 "sizes and strides swapped.",
@@ -235,7 +171,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q2", function="slice_view", title="(b) slicing: a new size, stride and offset",
             solution_cell="slice_view", test_cell="test_slice_view",
-            reference=slice_view, visible_cases=_visible_q2, random_cases=_random_q2,
+            visible_cases=_visible_q2, random_cases=_random_q2,
             hints=[
                 "Only the sliced dim changes, and the offset: the view starts at the slice's first "
                 "element, and one step along the dim now skips `step` old steps.",
@@ -248,7 +184,7 @@ EXERCISE = Exercise(
         QuestionSpec(
             id="q3", function="view_strides", title="(c) view: PyTorch's rule, or None",
             solution_cell="view_strides", test_cell="test_view_strides",
-            reference=view_strides, visible_cases=_visible_q3, random_cases=_random_q3,
+            visible_cases=_visible_q3, random_cases=_random_q3,
             hints=[
                 "Cut the old dims into chunks: dims d-1 and d are in the same chunk when "
                 "strides[d-1] == strides[d] * shape[d] (one step along d-1 is a full run of d). "

@@ -24,11 +24,12 @@ import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .. import answers
+from ..answers import AnswerKeyError
 from ..exercises import FORMER_NAMES
 from ..notebook import (NotebookError, cell_source, exercise_name, grade_id, hidden_blocks, nbgrader,
-                        parse_hidden_checks, parse_notebook, python_code, release, strip_hidden,
-                        validate_source_notebook, without_markers)
-from ..spec import Case, Exercise, Raised, decide, decode, decode_plain_copy, expected_outcome, judge
+                        parse_hidden_checks, parse_notebook, python_code, release, strip_hidden)
+from ..spec import Case, Exercise, Raised, decide, decode, judge
 from . import rules
 from .harness import encode_args
 from .sandbox import Limits, run_submission
@@ -38,10 +39,7 @@ MAX_CODE_BYTES = 2 << 20      # the code that runs: solution cells and added cel
 MAX_ADDED_CELLS = 50          # code cells a learner added that are run (beyond: not run, noted)
 MAX_JSON_CONTAINERS = 2_000_000  # { and [ in the file: what the grader is willing to parse
 NBGRADER_COMPARED = ("grade", "solution", "locked", "points", "grade_id")
-
-
-class AnswerKeyError(ValueError):
-    """The instructor's notebook cannot serve as an answer key (the message says why)."""
+OUTPUT_KEPT = 4000            # characters of a submission's printed output kept in its row
 
 
 # ---------------------------------------------------------------------------------------
@@ -56,85 +54,39 @@ class KeyQuestion:
     encoded: list
 
 
-def _imports_of(source, refused):
-    """The top-level import statements of a cell, minus those of refused packages."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
-    out = []
-    for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            if not any(m.split(".")[0] in refused for m in mods):
-                out.append(ast.unparse(node))
-    return out
-
-
 class AnswerKey:
-    """Everything the grader needs from the instructor, computed once per grading run."""
+    """Everything the grader needs from the instructor, computed once per grading run: the
+    solution cells run here (answers.read), the cases (visible, hidden, seeded random) and the
+    expected outcome of each, computed here too. The check data a learner's check() reads
+    (checks/NAME.json) is never used: a student could have seen or edited it."""
 
     def __init__(self, exercise: Exercise, solutions_path, seed=None):
-        from ..release import check_against_spec
-        path = Path(solutions_path)
-        data = path.read_bytes()
-        self.path, self.sha256 = path, hashlib.sha256(data).hexdigest()
-        try:
-            nb = parse_notebook(data)
-        except NotebookError as e:
-            raise AnswerKeyError(f"{path}: {e}") from None
-        problems = validate_source_notebook(nb) + check_against_spec(nb, exercise.name)
-        if problems:
-            raise AnswerKeyError(f"{path}:\n  " + "\n  ".join(problems))
+        key = answers.read(exercise, solutions_path)
+        nb = key.notebook
+        self.path, self.sha256 = key.path, key.sha256
         self.exercise, self.name, self.seed = exercise, exercise.name, seed
         self.source = nb
         released = release(nb, exercise.name)
-        self.cells = {grade_id(c): c for c in nb["cells"] if grade_id(c)}
+        self.cells = dict(key.cells)
         self.released_cells = {grade_id(c): c for c in released["cells"] if grade_id(c)}
         self.order = [grade_id(c) for c in nb["cells"] if grade_id(c)]
         self.locked = [g for g in self.order if nbgrader(self.cells[g]).get("locked")]
         self.solution_cells = {q.solution_cell: q for q in exercise.questions}
-
-        # imports the learner's cells may rely on (from the locked cells), minus refused ones
-        refused = set(exercise.forbidden_imports) | {"minitorch", "minitorch_course"}
-        lines = []
-        for g in self.locked:
-            c = self.cells[g]
-            if c["cell_type"] == "code" and not nbgrader(c).get("grade"):
-                lines += [ln for ln in _imports_of(cell_source(c), refused) if ln not in lines]
-        self.prelude = "\n".join(f"try:\n    {ln}\nexcept ImportError:\n    pass" for ln in lines)
-
-        # the reference solutions: the instructor's solution cells, run here (trusted code)
-        ns = {"__name__": "__answer_key__"}
-        exec(compile(self.prelude, "<key prelude>", "exec"), ns)  # noqa: S102 - instructor's code
-        for q in exercise.questions:
-            exec(compile(without_markers(cell_source(self.cells[q.solution_cell])),  # noqa: S102
-                         f"<key {q.solution_cell}>", "exec"), ns)
-        # the drivers (instructor's locked cells that call the learner's classes), run last
-        self.drivers = [(g, cell_source(self.cells[g])) for g in exercise.driver_cells]
-        for g, src in self.drivers:
-            exec(compile(src, f"<key {g}>", "exec"), ns)  # noqa: S102 - instructor's code
+        self.prelude = key.prelude  # imports the learner's cells may rely on, minus refused ones
+        self.drivers = key.drivers  # the instructor's driver cells, run after the learner's
 
         self.questions = []
         for q in exercise.questions:
             test = self.cells[q.test_cell]
-            cases = q.cases()
+            cases = key.cases(q)
             for block in hidden_blocks(cell_source(test)):
                 for qid, kw in parse_hidden_checks(block):
                     if qid != q.id:
                         raise AnswerKeyError(f"{q.test_cell}: hidden tests call {qid}.check(), not {q.id}")
                     s = kw.get("seed", self.sha256[:16])
                     s = s if seed is None else f"{seed}:{s}"
-                    cases += q.cases(kw.get("cases", []), kw.get("random", 0), s)
-            ref = ns.get(q.function)
-            if not callable(ref):
-                raise AnswerKeyError(f"the solution cell {q.solution_cell} does not define {q.function}")
-            try:
-                expected = [expected_outcome(ref, tuple(decode_plain_copy(a) for a in c.args), q.raises)
-                            for c in cases]
-            except Exception as e:  # noqa: BLE001
-                raise AnswerKeyError(f"the reference {q.function} fails on the grader's inputs: "
-                                     f"{type(e).__name__}: {e}") from None
+                    cases += key.cases(q, kw.get("cases", []), kw.get("random", 0), s)
+            expected = key.expected(q, cases)
             self.questions.append(KeyQuestion(q, float(nbgrader(test)["points"]), cases, expected,
                                               [encode_args(c.args) for c in cases]))
         self.max_score = sum(k.points for k in self.questions)
@@ -339,7 +291,11 @@ def _grade(path, key, limits, res, protected, hide_hidden, self_test):  # noqa: 
                          forbidden_calls=list(ex.forbidden_calls), forbidden_imports=list(ex.forbidden_imports),
                          answers=[k.spec.written for k in key.questions if k.spec.answer is not None])
     res.runs, res.isolation = run.runs, run.isolation
-    res.output = display_name((run.stdout + ("\n[stderr]\n" + run.stderr if run.stderr.strip() else ""))[:4000])
+    output = run.stdout + ("\n[stderr]\n" + run.stderr if run.stderr.strip() else "")
+    res.output = display_name(output[:OUTPUT_KEPT])
+    if len(output) > OUTPUT_KEPT or run.output_cut:
+        res.output += (f"\n[... the output was truncated: {len(output) if not run.output_cut else 'more than 256 KiB'}"
+                       f" in all, the first {OUTPUT_KEPT} characters kept here; grading is not affected]")
     if run.infrastructure_error:
         res.verdict, res.reason = "grader_error", display_name(run.infrastructure_error)
         res.questions = _zero(key, "error", "not graded: " + res.reason)
@@ -482,8 +438,8 @@ def _observations(run, key, res, limits):
         res.notes.append(f"the cells you added took longer than the notebook's time budget allows; these "
                          f"were not run: {', '.join(run.cut_cells[:10])}")
     if run.output_cut:
-        res.notes.append("your code printed more than the grader keeps (256 KiB); the rest of the "
-                         "output was dropped, which changes nothing in the grading")
+        res.notes.append("your code printed more than the grader keeps (256 KiB): the output was "
+                         "truncated there (the rest dropped), which changes nothing in the grading")
     res.notes = list(dict.fromkeys(res.notes))
 
 

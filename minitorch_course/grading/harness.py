@@ -247,7 +247,7 @@ def forbidden_targets(patterns):
                 v = _resolve(pat)
             except (ImportError, AttributeError):
                 continue
-            targets[id(v)] = (v, pat)
+            targets[id(v)] = (v, pat[len("builtins."):] if pat.startswith("builtins.") else pat)
     return targets
 
 

@@ -50,11 +50,22 @@ class Rules:
     imports: tuple = ()
     no_loops: bool = False
     trusted: tuple = ()  # packages whose use is never a fault (the course's own, outside a notebook)
+    attributes: tuple = ()  # "name": no use of the attribute; "name=": no setting it
 
     @classmethod
     def of(cls, exercise, spec):
         imports = tuple(dict.fromkeys((*exercise.forbidden_imports, *_ALWAYS_BLOCKED_IMPORTS)))
-        return cls(tuple(exercise.forbidden_calls), imports, bool(spec.no_loops))
+        calls = tuple(dict.fromkeys((*exercise.forbidden_calls, *getattr(exercise, "forbidden_types", ()))))
+        return cls(calls, imports, bool(spec.no_loops),
+                   attributes=tuple(getattr(exercise, "forbidden_attributes", ())))
+
+    @property
+    def attribute_uses(self):
+        return frozenset(a for a in self.attributes if not a.endswith("="))
+
+    @property
+    def attribute_sets(self):
+        return frozenset(a[:-1] for a in self.attributes if a.endswith("=")) | self.attribute_uses
 
     @property
     def packages(self):
@@ -746,7 +757,27 @@ class _Walker:
         line = getattr(node, "lineno", f.lineno) - f.lineno + 1
         return f"in {self.labels.get(id(f), '?')}() (its line {line})"
 
+    def forbidden_attribute(self, n, fn):
+        """A use of an attribute the exercise forbids (the name, a setattr/getattr constant, a
+        definition of that name in a class), or setting one it forbids setting."""
+        uses, sets = self.rules.attribute_uses, self.rules.attribute_sets
+        if isinstance(n, ast.Attribute):
+            stored = isinstance(n.ctx, (ast.Store, ast.Del))
+            if n.attr in uses or (stored and n.attr in sets):
+                self.add("call", f"{'sets' if stored else 'uses'} .{n.attr} {self.where(n, fn)}")
+        elif isinstance(n, ast.Name) and n.id in uses:
+            self.add("call", f"uses {n.id} {self.where(n, fn)}")
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name in uses:
+            self.add("call", f"defines {n.name} {self.where(n, fn)}")
+        elif isinstance(n, ast.Call):
+            for which in ("setattr", "delattr", "getattr", "hasattr"):
+                name = _getattr_const(n, which)
+                if name is not None and (name in uses or (which in ("setattr", "delattr") and name in sets)):
+                    self.add("call", f"{'sets' if which == 'setattr' else 'uses'} .{name} {self.where(n, fn)}")
+
     def visit(self, n, scope, parent, fn, in_annotation):  # noqa: C901 - a dispatcher
+        if self.rules.attributes:
+            self.forbidden_attribute(n, fn)
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
             dens = self.den_name(n.id, scope, 0, self.now)
             for d in dens:
