@@ -410,7 +410,7 @@ def _sampled(draw, size, dt, device, requires_grad, generator, op, order=None):
     from ._random_fill import arrange
     dev = _target(device)
     _check_device(dev, dt)
-    g = _rand.generator(generator)
+    g = _rand.generator(generator, dev)
     n = 1
     for s in size:
         n *= s
@@ -636,7 +636,7 @@ def _normal_tensors(mean, std, generator):
         from ._ops.common import broadcast_shapes
         shape = tuple(broadcast_shapes(mean.shape, std.shape))
     scale = 1.0 if isinstance(std, T) else std
-    g = _rand.generator(generator)
+    g = _rand.generator(generator, like.device)
     n = 1
     for s in shape:
         n *= s
@@ -679,7 +679,7 @@ def poisson(input, generator=None):  # noqa: A002
     rates = np.ascontiguousarray(input.detach().cpu().numpy()).astype(np.float64).ravel()
     if rates.size and not (rates >= 0).all():
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    g = _rand.generator(generator)
+    g = _rand.generator(generator, input.device)
     arr = _rand.poisson(g, rates).astype(input.dtype.np).reshape(tuple(input.shape))
     return _track(_finish(place(arr, input.device), input.device, False, "poisson"), "PoissonBackward0", input)
 
@@ -705,7 +705,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     host = p.detach().cpu().numpy()
     rows = host.reshape(-1, k)
     shape = (num_samples,) if p.ndim == 1 else (p.shape[0], num_samples)
-    g = _rand.generator(generator)
+    g = _rand.generator(generator, p.device)
     if rows.size == 0:
         result = np.zeros(shape, np.int64)
     elif not replacement or num_samples == 1:

@@ -351,7 +351,7 @@ Tensor.round_ = round_
 
 def relu_(self):
     def fast():
-        self._device.xp.maximum(self._data, 0, out=self._data)
+        self._device.xp.maximum(0, self._data, out=self._data)  # a tie keeps the input (-0.)
     return inplace.run_inplace(self, pw.Relu, (), {}, fast, "relu_")
 
 
@@ -374,7 +374,7 @@ def clamp_(self, min=None, max=None):  # noqa: A002
             inplace.check_result(self, _dtype.get_default_dtype(), self.shape, "clamp_")
 
     def fast():
-        self._device.xp.clip(self._data, min, max, out=self._data)
+        pw.clip_array(self._device.xp, self._data, min, max, out=self._data)
     return inplace.run_inplace(self, pw.Clamp, (), {"min": min, "max": max}, fast, "clamp_")
 
 

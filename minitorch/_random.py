@@ -10,9 +10,10 @@ gives on a CPU. Three layers make that true:
 3. the order: PyTorch fills a tensor in memory order, and takes different paths for small or
    non-contiguous tensors; the callers (`_factories.py`, `_random_fill.py`) say which.
 
-On a GPU, minitorch draws on the host with the same generator and copies the values over: a
-seed gives the same numbers on CPU and GPU (PyTorch's CUDA generator, Philox, is different, so
-those are not PyTorch's CUDA numbers).
+On a GPU, minitorch draws on the host with the same algorithm, from a generator per GPU (seeded
+by `manual_seed` and `minitorch.cuda.manual_seed`), and copies the values over: a seed gives the
+same numbers on CPU and GPU (PyTorch's CUDA generator, Philox, is different, so those are not
+PyTorch's CUDA numbers).
 """
 from __future__ import annotations
 
@@ -125,9 +126,11 @@ default_generator = Generator()
 default_generator.seed()  # as PyTorch: an unseeded program gets a fresh stream each run
 
 
-def generator(gen):
-    """The generator to draw from: `gen`, or the default one."""
+def generator(gen, device=None):
+    """The generator to draw from: `gen`, or the default one of `device` (the CPU's, or a GPU's)."""
     if gen is None:
+        if device is not None and device.type == "cuda":
+            return cuda_generator(device.index or 0)
         return default_generator
     if not isinstance(gen, Generator):
         raise TypeError(f"generator must be a minitorch.Generator, not {type(gen).__name__} (make one with "
@@ -136,8 +139,38 @@ def generator(gen):
 
 
 def manual_seed(seed):
-    """Seed the default generator: every later rand/randn/randint/shuffle repeats exactly."""
+    """Seed the default generator, and every GPU's, as PyTorch does: every later rand/randn/randint/
+    shuffle repeats exactly."""
+    seed_cuda(int(seed))
     return default_generator.manual_seed(int(seed))
+
+
+# ---- the GPUs' generators ----------------------------------------------------------------------
+# Values for a tensor on "cuda" are drawn on the host, with the same algorithm, from a generator
+# of that GPU's own (PyTorch keeps one per device too), so GPU draws never move the CPU's stream
+# and minitorch.cuda.manual_seed never changes CPU numbers. A seed gives the same numbers on
+# either device.
+_cuda_generators = {}  # device index -> Generator
+_cuda_seed = None  # the seed a GPU generator made later starts from (None: a fresh one)
+
+
+def cuda_generator(index):
+    g = _cuda_generators.get(index)
+    if g is None:
+        g = _cuda_generators[index] = Generator(f"cuda:{index}")
+        g.seed() if _cuda_seed is None else g.manual_seed(_cuda_seed)
+    return g
+
+
+def seed_cuda(seed, index=None):
+    """manual_seed for one GPU's generator (`index`), or for all of them (None), present and future."""
+    global _cuda_seed
+    if index is None:
+        _cuda_seed = seed
+        for g in _cuda_generators.values():
+            g.manual_seed(seed)
+    else:
+        cuda_generator(index).manual_seed(seed)
 
 
 def seed():

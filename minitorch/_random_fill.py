@@ -36,7 +36,7 @@ def fill(t, draw, generator, op):
     """Write draw(generator, numel) into t in memory order; returns t."""
     inplace.check_inplace(t, op)
     inplace.check_overlap(t, op)
-    g = R.generator(generator)
+    g = R.generator(generator, t.device)
     host = arrange(draw(g, t.numel()), t.shape, memory_order(t.shape, t.stride()))
     from ._factories import from_numpy
     # recorded like any in-place write: the old values' history gets a zero gradient, as in PyTorch
@@ -260,7 +260,7 @@ def dropout_noise(x, keep, shape=None, generator=None):
     tensor of `shape`) filled by bernoulli_(keep), then divided by keep in x's dtype; so its
     entries are 0 or 1/keep."""
     from ._factories import _like_order, from_numpy
-    g = R.generator(generator)
+    g = R.generator(generator, x.device)
     if shape is None:
         shape, order = tuple(x.shape), _like_order(x)
     else:

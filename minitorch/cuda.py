@@ -18,15 +18,28 @@ def _cupy_state():
             import cupy
         except Exception as e:  # ImportError, or a broken install raising anything
             _probe = (None, 0, f"CuPy is not installed or failed to import ({type(e).__name__}: {e}); "
-                               "install it with `pip install -e '.[gpu]'` on a machine with an NVIDIA GPU")
+                               "install CuPy on a machine with an NVIDIA GPU (`pip install -e '.[gpu]'`, "
+                               "or `conda install -c conda-forge cupy`)")
         else:
             try:
                 n = cupy.cuda.runtime.getDeviceCount()
             except Exception as e:
-                _probe = (None, 0, f"CuPy is installed but sees no GPU ({type(e).__name__}: {e})")
+                _probe = (None, 0, f"CuPy is installed but sees no GPU ({_no_device_reason(cupy, e)})")
             else:
                 _probe = (cupy, n, "" if n else "CuPy is installed but no CUDA device is visible")
     return _probe
+
+
+def _no_device_reason(cupy, err):
+    """Why getDeviceCount() failed, in words: CUDA reports a machine without any NVIDIA driver as
+    "CUDA driver version is insufficient", which sends people off to upgrade a driver they lack."""
+    try:
+        driver = cupy.cuda.runtime.driverGetVersion()
+    except Exception:
+        driver = None
+    if driver == 0:
+        return "no NVIDIA driver is installed"
+    return f"{type(err).__name__}: {err}"
 
 
 def is_available() -> bool:
@@ -67,6 +80,43 @@ def get_device_name(device=None) -> str:
     cp = _require()
     index = _device.resolve(device).index if device is not None else current_device()
     return cp.cuda.runtime.getDeviceProperties(index)["name"].decode()
+
+
+# ---- random numbers: the generator each GPU draws from ------------------------------------------
+# GPU values are drawn on the host with the CPU's algorithm, from a generator per GPU, and copied
+# over (see minitorch/_random.py). As in PyTorch, seeding without a GPU is quietly accepted (the
+# seed is kept for when one appears), and minitorch.manual_seed seeds these too.
+
+def manual_seed(seed) -> None:
+    """Seed the current GPU's generator."""
+    from . import _random
+    index = _device._current_index.get("cuda", 0)
+    _random.cuda_generator(index).manual_seed(int(seed))
+
+
+def manual_seed_all(seed) -> None:
+    """Seed every GPU's generator."""
+    from . import _random
+    _random.seed_cuda(int(seed))
+
+
+def seed() -> None:
+    """Seed the current GPU's generator from the operating system's entropy."""
+    from . import _random
+    _random.cuda_generator(_device._current_index.get("cuda", 0)).seed()
+
+
+def seed_all() -> None:
+    """Seed every GPU's generator with one fresh seed."""
+    from . import _random
+    _random.seed_cuda(_random.Generator().seed())
+
+
+def initial_seed() -> int:
+    """The current GPU generator's seed (needs a GPU, as in PyTorch)."""
+    from . import _random
+    _require()
+    return _random.cuda_generator(current_device()).initial_seed()
 
 
 def _require(index=0):

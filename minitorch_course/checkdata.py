@@ -14,6 +14,7 @@ generated, never edited: tests/test_release_sync.py fails when one differs from 
 from __future__ import annotations
 
 import json
+import math
 import threading
 from pathlib import Path
 
@@ -93,6 +94,23 @@ def dumps(data: dict) -> str:
         lines.append(" ]}" + ("," if i < len(qids) - 1 else ""))
     lines.append("}}")
     return "\n".join(lines) + "\n"
+
+
+def same(a, b, rel_tol=1e-6, abs_tol=1e-9) -> bool:
+    """Do two check data (parsed JSON) say the same? Exactly, but for floats, which may differ in
+    their last bits between machines (another BLAS, another libm: exp, log and matmul results of
+    float32 computations), and are compared within a tolerance far tighter than any check's."""
+    if type(a) is float or type(b) is float:
+        return type(a) in (float, int) and type(b) in (float, int) and not isinstance(a, bool) and not isinstance(
+            b, bool) and (a == b or math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+                          or (math.isnan(a) and math.isnan(b)))
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return len(a) == len(b) and all(same(x, y, rel_tol, abs_tol) for x, y in zip(a, b))
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(same(a[k], b[k], rel_tol, abs_tol) for k in a)
+    return a == b
 
 
 def path_of(name: str, folder=None) -> Path:

@@ -539,12 +539,7 @@ def _fmt_dtypes(dts):
 # Known library issues, reported and not failing until they are fixed:
 # (event kind, name, a phrase of the problem) -> what to do. An entry that matches nothing any
 # more is reported, to be removed.
-KNOWN = {
-    ("function", "cupy.indices", "sparse"):
-        "_flat_positions (minitorch/_ops/index.py, gather/scatter positions): CuPy's indices() has no "
-        "sparse=; build the open grids sparse=True gives with xp.arange(n).reshape((1,) * d + (n,) + "
-        "(1,) * (k - d - 1)) for each dim d (or xp.ix_)",
-}
+KNOWN = {}
 
 
 def known(f):

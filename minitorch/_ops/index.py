@@ -619,7 +619,8 @@ class ScatterAlong(Primitive):
 
 def _flat_positions(xp, index, dim, shape):
     """For an index array along `dim`, the flat position in `shape` of every entry."""
-    grids = xp.indices(index.shape, sparse=True)
+    k = index.ndim  # the open grids of indices(sparse=True), which CuPy lacks: arange per dim
+    grids = [xp.arange(n).reshape((1,) * d + (n,) + (1,) * (k - d - 1)) for d, n in enumerate(index.shape)]
     pos = 0
     stride = 1
     for d in range(len(shape) - 1, -1, -1):
@@ -651,27 +652,29 @@ def gather(a, dim=None, index=None, *, axis=None, sparse_grad=False):
         raise RuntimeError(str(_numpy_index_error(e, a))) from None
 
 
-class IndexSelect(Index):
-    _node_name = "IndexSelectBackward0"
-
-
 def index_select(a, dim=None, index=None, *, axis=None):
+    from .scatter import IndexSelect  # (scatter.py builds on this module)
     dim = dim if axis is None else axis
     T = common.tensor_cls()
     if not isinstance(index, T):
-        raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
+        raise TypeError(f"index_select(): argument 'index' (position 3) must be Tensor, not {type(index).__name__}")
     if index.dtype not in (_dtype.int64, _dtype.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     d = common.wrap_dim(dim, a.ndim, "index_select")
-    idx = common.to_device_of(index, a._device)._data.reshape(-1)
+    idx = common.to_device_of(index, a._device)._data.reshape(-1).astype(a._device.xp.int64, copy=False)
+    if a.ndim == 0 and idx.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
     n = a.shape[d] if a.ndim else 1
     if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= n):  # no negative indices, unlike t[idx]
-        raise IndexError("index out of range in self")
-    if a.ndim == 0:
-        return a.clone()
-    return IndexSelect.apply(a, key=(slice(None),) * d + (idx,))
+        bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
+        if d == 1 and a.ndim > 1:  # PyTorch's kernel for dim 1 raises another type
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n} (index_select "
+                               "takes indices in [0, size), no negative ones)")
+        raise IndexError(f"index out of range in self: index {bad} for dimension {d} of size {n} (index_select "
+                         "takes indices in [0, size), no negative ones)")
+    return IndexSelect.apply(a, dim=d, index=idx)
 
 
 class MaskedFill(Primitive):

@@ -145,7 +145,8 @@ class Maximum(Primitive):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return _xp(a, b).maximum(getattr(a, "_data", a), getattr(b, "_data", b))
+        # NumPy keeps its second operand on a tie, PyTorch the first: -0. vs 0. gives a's
+        return _xp(a, b).maximum(getattr(b, "_data", b), getattr(a, "_data", a))
 
     @staticmethod
     def backward(ctx, grad):
@@ -162,7 +163,7 @@ class Minimum(Primitive):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return _xp(a, b).minimum(getattr(a, "_data", a), getattr(b, "_data", b))
+        return _xp(a, b).minimum(getattr(b, "_data", b), getattr(a, "_data", a))  # a's on a tie
 
     @staticmethod
     def backward(ctx, grad):
@@ -995,18 +996,15 @@ class Relu(Primitive):
 
     @staticmethod
     def forward(ctx, a):
-        return a._device.xp.maximum(a._data, 0)
+        return a._device.xp.maximum(0, a._data)  # NumPy keeps the second operand on a tie: -0. stays -0.
 
     @staticmethod
     def backward(ctx, grad):
         y = ctx.saved_output  # unpacking checks it was not modified in place
-        # The step's derivative is 0 almost everywhere, so the mask is a constant of the graph:
-        # one multiply instead of compare, cast and multiply.
-        mask = (y._data > 0).astype(grad._data.dtype)
-        g = grad * common.tensor_cls()._make(mask, grad._device)
-        if not g.requires_grad:  # + 0 turns the -0. of a negative grad times 0 into PyTorch's 0.
-            g._data += 0.0
-        return (g,)
+        # A where, not a multiply by a 0/1 mask: an inf or NaN upstream gradient at an inactive
+        # unit gives 0, as PyTorch's threshold_backward (a NaN unit passes its gradient).
+        off = common.tensor_cls()._make(y._data <= 0, grad._device)
+        return (where(off, 0.0, grad),)
 
 
 class Clamp(Primitive):
@@ -1016,7 +1014,7 @@ class Clamp(Primitive):
     def forward(ctx, a, *, min=None, max=None):  # noqa: A002
         ctx.save_for_backward(a)
         ctx.min, ctx.max = min, max
-        return a._device.xp.clip(a._data, min, max).astype(a._data.dtype, copy=False)
+        return clip_array(a._device.xp, a._data, min, max).astype(a._data.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
@@ -1027,6 +1025,16 @@ class Clamp(Primitive):
         if ctx.max is not None:
             keep = keep & (a <= ctx.max)
         return (where(keep, grad, 0.0),)
+
+
+def clip_array(xp, x, lo, hi, out=None):
+    """clamp on arrays, keeping the input where it ties with a bound as PyTorch does (-0. stays
+    -0. at a bound of 0.): NumPy's maximum/minimum keep their second operand, so x goes second."""
+    if lo is not None:
+        x = xp.maximum(lo, x, out=out)
+    if hi is not None:
+        x = xp.minimum(hi, x, out=out)
+    return x
 
 
 class _ZeroGrad(Primitive):
@@ -1263,11 +1271,7 @@ class ClampTensor(Primitive):
     def forward(ctx, a, lo, hi):
         ctx.save_for_backward(a, lo, hi)
         xp, out = a._device.xp, a._data
-        if lo is not None:
-            out = xp.maximum(out, lo._data)
-        if hi is not None:
-            out = xp.minimum(out, hi._data)
-        return out
+        return clip_array(xp, out, None if lo is None else lo._data, None if hi is None else hi._data)
 
     @staticmethod
     def backward(ctx, grad):

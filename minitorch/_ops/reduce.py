@@ -135,17 +135,29 @@ def _prod_of_others(a, dims):
     return res.permute(tuple(inv))
 
 
+def _cumsum(x, dim):
+    """PyTorch's running sum: floats accumulate in double from +0. (so -0. inputs sum to 0.) and each
+    prefix is rounded to the dtype; integers in their own dtype. A 0-d input is copied as it is."""
+    if x.ndim == 0:
+        return x.copy()
+    if x.dtype.kind != "f":
+        return x.cumsum(axis=dim, dtype=x.dtype)
+    acc = x.cumsum(axis=dim, dtype="float64")
+    acc += 0.0
+    return acc.astype(x.dtype, copy=False)
+
+
 class Cumsum(Primitive):
     _node_name = "CumsumBackward0"
 
     @staticmethod
     def forward(ctx, a, *, dim):
         ctx.dim = dim
-        return common.row_major(a._data.cumsum(axis=dim, dtype=a._data.dtype), a._device.xp)
+        return common.row_major(_cumsum(a._data, dim), a._device.xp)
 
     @staticmethod
     def backward(ctx, grad):
-        return (grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim),)
+        return (grad.flip(ctx.dim).cumsum(ctx.dim).flip(ctx.dim) if grad.ndim else grad,)
 
 
 class Cumprod(Primitive):
@@ -542,7 +554,7 @@ def cumsum(a, dim=None, *, dtype=None, axis=None):
     dim = axis if dim is None else dim
     d = common.wrap_dim(dim, a.ndim, "cumsum")
     a = a.to(_reduce_dtype(a, dtype))
-    return Cumsum.apply(a, dim=d) if a.ndim else a.clone()
+    return Cumsum.apply(a, dim=d)
 
 
 def cumprod(a, dim=None, *, dtype=None, axis=None):

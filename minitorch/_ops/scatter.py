@@ -14,7 +14,7 @@ from .. import _dtype
 from . import common
 from ._prim import Primitive
 from .inplace_prim import write_inplace
-from .index import Gather, IndexPutInto, _convert_key, index_add_flat
+from .index import Gather, IndexPutInto, _convert_key, check_alive, index_add_flat
 
 
 # ---- array helpers ---------------------------------------------------------------------
@@ -219,6 +219,7 @@ class IndexSelect(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # the index is saved for backward, as in PyTorch
         return (IndexAddInto.apply(grad, shape=ctx.shape, dim=ctx.dim, index=ctx.index),)
 
 
@@ -547,13 +548,6 @@ def _index_1d(a, dim, index, op):
     idx = idx.reshape(-1)
     _check_range(a._device.xp, idx, a.shape[d] if a.ndim else 1, d)
     return d, idx
-
-
-def index_select(a, dim, index):
-    d, idx = _index_1d(a, dim, index, "index_select")
-    if a.ndim == 0:
-        return IndexSelect.apply(a, dim=0, index=idx)
-    return IndexSelect.apply(a, dim=d, index=idx)
 
 
 def _same_dtype(a, src, op):

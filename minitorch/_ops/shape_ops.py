@@ -340,7 +340,7 @@ def repeat_interleave(a, repeats=None, dim=None, *, output_size=None):
 
 def _repeat_by_counts(a, d, repeats, output_size):
     """Element i along d repeated repeats[i] times: an index_select with each index repeated."""
-    from .scatter import index_select
+    from .index import index_select
     T = common.tensor_cls()
     if repeats.dtype.is_floating_point or repeats.dtype is _dtype.bool:
         raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{repeats.dtype._short}'")

@@ -9,9 +9,6 @@ The reference solutions are the solution cells of solutions/10_backward_formulas
 """
 from __future__ import annotations
 
-import itertools
-import math
-
 from ..spec import Exercise, QuestionSpec
 from ._approx import approx
 

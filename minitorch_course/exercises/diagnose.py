@@ -10,6 +10,8 @@ The reference solutions are the solution cells of solutions/18_diagnose.ipynb.
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from ..spec import Exercise, QuestionSpec
 
 CATEGORIES = ("shape", "dtype", "device", "inplace", "backward_twice", "numpy_requires_grad")
@@ -30,6 +32,10 @@ def _errors(rng):
 
     import minitorch as torch
     from minitorch import nn
+    from minitorch._ops.common import same_device
+
+    def _on(device, ndim):
+        return SimpleNamespace(_device=torch.device(device), ndim=ndim)
 
     r = rng.randint
     dt = [torch.float64, torch.float16, torch.int64, torch.int32]
@@ -52,7 +58,11 @@ def _errors(rng):
         ("dtype", lambda: nn.CrossEntropyLoss()(torch.ones(a, 3), torch.zeros(a))),
         ("dtype", lambda: nn.BCEWithLogitsLoss()(torch.ones(a), torch.zeros(a, dtype=torch.int64))),
         ("dtype", lambda: torch.ones(a, dtype=rng.choice(dt)) @ torch.ones(a)),
-        ("device", lambda: torch.ones(a).to("cuda") + torch.ones(a)),  # no GPU: asking for it fails
+        # The check every op makes of its operands' devices, on stand-ins that only carry a device
+        # (a label) and a number of dims: the same message on every machine, GPU or not.
+        ("device", lambda: same_device("add", _on(f"cuda:{r(0, 1)}", 2), _on("cpu", r(1, 3)))),
+        ("device", lambda: same_device("matmul", _on("cpu", 2), _on("cuda:0", 2), _on("cuda:1", 1))),
+        ("device", lambda: torch.device(rng.choice(["gpu", "cuda:x", "tpu", "CUDA:1"]))),
         ("inplace", lambda: torch.ones(a, requires_grad=True).sub_(0.1 * b)),
         ("inplace", lambda: torch.ones(a, requires_grad=True).mul_(b)),
         ("inplace", lambda: z.sum().backward()),

@@ -9,8 +9,6 @@ solutions/07_numpy_sharing.ipynb; tests check them against NumPy on real arrays 
 """
 from __future__ import annotations
 
-import itertools
-
 from ..spec import Exercise, QuestionSpec
 
 

@@ -11,8 +11,6 @@ solutions/13_optimizer_steps.ipynb.
 """
 from __future__ import annotations
 
-import math
-
 from ..spec import Exercise, QuestionSpec
 from ._approx import approx
 

@@ -22,7 +22,7 @@ from ..spec import Exercise, QuestionSpec
 # storage_offset()); tests/test_course_feedback.py checks that minitorch still produces them.
 VIEWS = [
     ("x", (2, 3, 4), (12, 4, 1), 0),
-    ("x.T", (4, 3, 2), (1, 4, 12), 0),
+    ("x.permute(2, 1, 0)", (4, 3, 2), (1, 4, 12), 0),
     ("x.transpose(0, 1)", (3, 2, 4), (4, 12, 1), 0),
     ("x.permute(1, 2, 0)", (3, 4, 2), (4, 1, 12), 0),
     ("x[:, 1:]", (2, 2, 4), (12, 4, 1), 4),
