@@ -96,7 +96,7 @@ class device:
         return (device, (str(self),))
 
 
-_DEV_RE = re.compile(r"([a-z_]+)(?::(0|[1-9][0-9]*))?")  # ASCII digits, no leading zeros, as PyTorch
+_DEV_RE = re.compile(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?")  # ASCII digits, no leading zeros, as PyTorch
 
 
 def _parse(spec, index):
@@ -104,31 +104,29 @@ def _parse(spec, index):
         spec, index = "cuda", spec
     if not isinstance(spec, str):
         raise TypeError(f"device(): expected a string like 'cpu' or 'cuda:0', or an int, but got {type(spec).__name__}")
+    if not spec:
+        raise RuntimeError("Device string must not be empty")
     m = _DEV_RE.fullmatch(spec)
-    known = ", ".join(sorted(_BACKENDS))
-    if m is None and spec.split(":")[0] in _BACKENDS:
-        raise RuntimeError(f"Invalid device string: '{spec}'")  # PyTorch's words; the index is the problem
-    if m is None or m.group(1) not in _BACKENDS:
-        raise RuntimeError(
-            f"Expected one of {known} device type at start of device string: {spec}"
-        )
+    if m is None:  # PyTorch's words: the string is not of the form "type" or "type:index"
+        raise RuntimeError(f"Invalid device string: '{spec}'")
+    if m.group(1) not in _BACKENDS:
+        known = ", ".join(sorted(_BACKENDS))
+        raise RuntimeError(f"Expected one of {known} device type at start of device string: {spec}")
     type_, idx = m.group(1), m.group(2)
     if idx is not None and index is not None:
-        raise RuntimeError(f"device(): type (string) must not include an index because index was passed explicitly: {spec}")
+        raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {spec}")
     idx = int(idx) if idx is not None else index
     if idx is not None and idx < 0:
-        raise RuntimeError(f"Device index must not be negative, got {idx}")
-    if type_ == "cpu":
-        if idx not in (None, 0):
-            raise RuntimeError(f"CPU device index must be -1 or zero, got {idx}")
-        idx = None  # PyTorch prints cpu without an index
+        raise RuntimeError("Device index must not be negative")
     return type_, idx
 
 
 def resolve(d) -> device:
     """A concrete device: 'cuda' means the current CUDA device, index filled in."""
     d = device(d) if not isinstance(d, device) else d
-    if d.index is None and d.type != "cpu":
+    if d.type == "cpu":
+        return cpu  # PyTorch keeps "cpu:0" as a device, but a tensor on the CPU is on plain "cpu"
+    if d.index is None:
         d = device(d.type, _current_index.get(d.type, 0))
     return d
 

@@ -42,11 +42,8 @@ def _fast(array_op, slow, kinds):
     """An operator with a short path for the commonest call: two plain row-major tensors, same
     device and dtype, nothing to record. It does exactly what the full path (`slow`) would do,
     minus the promotion, layout and recording machinery; anything else takes the full path."""
-    import numpy
     ok = frozenset(d.np for d in _dtype.ALL if d.np.kind in kinds)
-    from ._tensor import _Storage as storage
     make = Tensor._make
-    new, ndarray = object.__new__, numpy.ndarray
 
     def op(self, other, state=STATE):
         if other.__class__ is Tensor and self.__class__ is Tensor:
@@ -59,13 +56,7 @@ def _fast(array_op, slow, kinds):
                     r = array_op(sd, od)
                 except ValueError:
                     return slow(self, other)  # a broadcast error: the full path raises it in PyTorch's words
-                if r.__class__ is not ndarray:
-                    return make(r, self._device)  # a NumPy scalar from 0-d operands, or another backend's array
-                t = new(Tensor)
-                t._data = r
-                t._device = self._device
-                t._storage = storage()
-                return t
+                return make(r, self._device)
         return slow(self, other)
     op.__name__ = slow.__name__
     return op

@@ -24,23 +24,28 @@ class _Storage:
     """What all views of one piece of memory share: the version counter, and how many recorded
     in-place ops rewrote its history (views taken before one of those need a new grad_fn)."""
 
-    version = 0
-    rebases = 0
+    __slots__ = ("version", "rebases")
+
+    def __init__(self):
+        self.version = 0
+        self.rebases = 0
 
 
 class Tensor:
-    # class-level defaults: a new tensor only sets what differs, which keeps ops cheap
-    _requires_grad = False  # read through `requires_grad`; the library's own hot paths read it directly
-    _grad = None
-    grad_fn = None
-    _output_nr = 0
-    _base = None
-    _accum = None  # weak reference to this leaf's AccumulateGrad node
-    _accum_hooks = None  # hooks on a leaf's gradient, run before accumulation
-    _retains_grad = False
-    _no_grad_view = False  # a view taken under no_grad: may not be modified in place with grad mode on
-    _multi_view = None  # an output of split/unbind (or a view of one) in the graph: no in-place ops on it
-    _seen_rebases = None  # for a view made by a view op: the storage's `rebases` its grad_fn reflects
+    # Fixed fields (slots): every op makes a tensor and reads these, and a slot is the cheapest
+    # attribute to set and to read. `_make` gives each its default. (`__dict__` stays, so that
+    # code can hang its own attributes on a tensor, as on a PyTorch one.)
+    __slots__ = (
+        "_data", "_device", "_storage",
+        "_base",  # for a view, the tensor that owns the memory
+        "_requires_grad",  # read through `requires_grad`; the library's own hot paths read it directly
+        "_grad", "grad_fn", "_output_nr", "_retains_grad",
+        "_accum",  # weak reference to this leaf's AccumulateGrad node
+        "_accum_hooks",  # hooks on a leaf's gradient, run before accumulation
+        "_no_grad_view",  # a view taken under no_grad: may not be modified in place with grad mode on
+        "_multi_view",  # an output of split/unbind (or a view of one) in the graph: no in-place ops on it
+        "_seen_rebases",  # for a view made by a view op: the storage's `rebases` its grad_fn reflects
+        "__dict__", "__weakref__")
     __array_priority__ = 1000  # so `ndarray + tensor` calls Tensor.__radd__
     __hash__ = object.__hash__  # tensors are hashed by identity, as in PyTorch
 
@@ -48,18 +53,27 @@ class Tensor:
         """The legacy constructor, as PyTorch's: `Tensor([1, 2])` is a float32 copy of the data,
         `Tensor(2, 3)` an uninitialised 2x3 float tensor, `Tensor(float32_array)` and `Tensor(t)`
         share memory with their argument. Prefer minitorch.tensor()."""
-        self.__dict__.update(legacy_new(None, args, device).__dict__)
+        made = legacy_new(None, args, device)
+        for name in _FIELDS:
+            setattr(self, name, getattr(made, name))
 
     @classmethod
     def _make(cls, data, device, storage=None, base=None):
+        """A new tensor around a backend array: the one place that sets every field."""
         t = object.__new__(cls)
-        if isinstance(data, np.generic):  # NumPy returns scalars from 0-d ops; a tensor needs an array
-            data = np.asarray(data)
+        if data.__class__ is not np.ndarray and isinstance(data, np.generic):
+            data = np.asarray(data)  # NumPy returns scalars from 0-d ops; a tensor needs an array
         t._data = data
         t._device = device
         t._storage = _Storage() if storage is None else storage
-        if base is not None:
-            t._base = base
+        t._base = base
+        t._requires_grad = False
+        t._grad = t.grad_fn = None
+        t._output_nr = 0
+        t._retains_grad = False
+        t._accum = t._accum_hooks = None
+        t._no_grad_view = False
+        t._multi_view = t._seen_rebases = None
         return t
 
     @classmethod
@@ -222,6 +236,8 @@ class Tensor:
 
     @data.setter
     def data(self, other):
+        if (other._data.shape, other._data.dtype, other._device) != (self._data.shape, self._data.dtype, self._device):
+            self._accum = None  # the leaf's AccumulateGrad checks gradients against its old shape and dtype
         self._data = other._data
         self._storage = other._storage
         self._device = other._device
@@ -647,6 +663,7 @@ def _parse_to(t, args, kwargs):
 
 
 _ = STATE  # imported for the op modules that extend Tensor
+_FIELDS = tuple(n for n in Tensor.__slots__ if not n.startswith("__"))
 
 # The public name, so that the class prints as <class 'minitorch.Tensor'> (PyTorch: torch.Tensor)
 Tensor.__module__ = "minitorch"

@@ -45,11 +45,23 @@ def test_device_repr_matches_pytorch():
     assert repr(torch.device("cpu")) == "device(type='cpu')"
 
 
-@pytest.mark.parametrize("bad", ["gpu", "cuda:x", "CUDA", "cuda:-1", "cpu:1"])
+@pytest.mark.parametrize("bad", ["gpu", "cuda:x", "CUDA", "cuda:-1", "cpu0", " cpu", "cuda:01"])
 def test_invalid_device_strings(bad):
     with pytest.raises(RuntimeError) as e:
         torch.device(bad)
     assert bad.split(":")[0] in str(e.value) or "index" in str(e.value)
+
+
+def test_device_strings_parse_as_pytorch():
+    # PyTorch keeps a CPU index on the device object, but a tensor made there is on plain "cpu"
+    assert torch.device("cpu:1").index == 1 and torch.device("cpu:0") != torch.device("cpu")
+    assert torch.zeros(2, device="cpu:1").device == torch.device("cpu")
+    with pytest.raises(RuntimeError, match="Device string must not be empty"):
+        torch.device("")
+    with pytest.raises(RuntimeError, match="Invalid device string: 'cpu0'"):
+        torch.device("cpu0")
+    with pytest.raises(RuntimeError, match="Device index must not be negative"):
+        torch.device("cuda", -1)
 
 
 def test_unknown_type_names_the_known_ones():

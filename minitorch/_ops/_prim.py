@@ -9,30 +9,20 @@ from __future__ import annotations
 
 from .. import _dtype
 from .._dtype import _FROM_NP
-from ..autograd.function import Function, SavedOutput, accumulator, refresh_view
+from ..autograd.function import NO_EDGE, Function, SavedOutput, accumulator, refresh_view
 from ..autograd import anomaly_mode
 from ..autograd.anomaly_mode import ANOMALY
 from ..autograd.grad_mode import STATE
 
 _Tensor = None  # minitorch.Tensor, bound on first use (importing it at the top would be circular)
-_Storage = None
-_new = object.__new__
-
-
-def _ndarray_cls():
-    import numpy  # the CPU backend's array type (only to recognise it: nothing computes with it here)
-    return numpy.ndarray
-
-
-_ndarray = _ndarray_cls()
 
 
 def _tensor_cls():
     # A function-level `from .._tensor import Tensor` costs ~0.5 us per call: too much per op.
-    global _Tensor, _Storage
+    global _Tensor
     if _Tensor is None:
-        from .._tensor import Tensor, _Storage as storage
-        _Tensor, _Storage = Tensor, storage
+        from .._tensor import Tensor
+        _Tensor = Tensor
     return _Tensor
 
 
@@ -70,56 +60,42 @@ class Primitive(Function):
                 if t._requires_grad:
                     record = True
         if not (record and STATE.enabled and cls.differentiable):
-            if kw or len(inputs) != 2:
-                return _wrap(Tensor, cls.forward(NULL_CTX, *inputs, **kw), dev)
-            a, b = inputs  # binary ops, the commonest case: a plain call is cheaper than *inputs
-            return _wrap(Tensor, cls.forward(NULL_CTX, a, b), dev)
+            return Tensor._make(cls.forward(NULL_CTX, *inputs, **kw), dev)
         ctx = cls._node_cls()
-        edges, metas = _wire(ctx, inputs, Tensor)
-        data = cls.forward(ctx, *inputs, **kw)
-        out = _wrap(Tensor, data, dev)
+        _wire(ctx, inputs, Tensor)
+        out = Tensor._make(cls.forward(ctx, *inputs, **kw), dev)
         if out._data.dtype.kind == "f":
             out._requires_grad = True
             out.grad_fn = ctx
-            ctx.next_functions, ctx._input_meta = edges, metas
+            ctx._output_meta = ((out._data.shape, _FROM_NP[out._data.dtype], dev),)
             if cls.saves_output:
                 ctx._saved_output = SavedOutput(out)
         return out
 
 
-def _wrap(Tensor, data, dev):
-    """A new tensor around a forward's array: Tensor._make, written out for NumPy arrays (the
-    commonest result), which saves a call on every op."""
-    if data.__class__ is not _ndarray:
-        return Tensor._make(data, dev)  # a NumPy scalar from a 0-d op, or another backend's array
-    t = _new(Tensor)
-    t._data = data
-    t._device = dev
-    t._storage = _Storage()
-    return t
-
-
 def _wire(ctx, inputs, Tensor):
-    """One pass over a recorded op's inputs: which need a gradient (`ctx.needs_input_grad`,
-    set now, since forward reads it), and, returned, where each gradient goes (an edge: the
-    producing node, or the leaf's AccumulateGrad, or (None, 0) for a Python scalar or a
-    tensor without grad, as PyTorch shows them) and what it must look like."""
-    needs, edges, metas = [], [], []
+    """Record, before forward runs, where each input's gradient goes (`ctx.next_functions`: the
+    producing node, or the leaf's AccumulateGrad, or nowhere (None, 0) for a Python scalar or a
+    tensor without grad, as PyTorch shows them) and which inputs need one (forward reads
+    `ctx.needs_input_grad` to save only what backward will use)."""
+    edges, needs = [], []
     for t in inputs:
         if isinstance(t, Tensor) and t._requires_grad:
             needs.append(True)
-            edges.append((t.grad_fn, t._output_nr) if t.grad_fn is not None else
-                         (accumulator(t), 0) if not t._no_grad_view else (None, 0))  # a no_grad view leads nowhere
-            # the array's shape (a plain tuple) serves the engine as well as t.shape, cheaper
-            metas.append((t._data.shape, _FROM_NP[t._data.dtype], t._device))
+            fn = t.grad_fn
+            edges.append((fn, t._output_nr) if fn is not None else
+                         (accumulator(t), 0) if not t._no_grad_view else NO_EDGE)  # a no_grad view leads nowhere
         else:
             needs.append(False)
-            edges.append((None, 0))
-            metas.append(None)
-    ctx.needs_input_grad = tuple(needs)
+            edges.append(NO_EDGE)
+    ctx.next_functions = tuple(edges)
+    needs = tuple(needs)
+    ctx.needs_input_grad = _NEEDS.setdefault(needs, needs)  # a few distinct values, shared by all nodes
     if ANOMALY.enabled:  # remember the forward call, to name it if backward fails
         anomaly_mode.record(ctx)
-    return tuple(edges), tuple(metas)
+
+
+_NEEDS = {}
 
 
 class MultiOutputPrimitive(Primitive):
@@ -135,18 +111,17 @@ class MultiOutputPrimitive(Primitive):
         record = STATE.enabled and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
         ctx = cls._node_cls() if record else NULL_CTX
         if record:
-            edges, metas = _wire(ctx, inputs, Tensor)
+            _wire(ctx, inputs, Tensor)
         arrays = cls.forward(ctx, *inputs, **kw)
         outs = tuple(Tensor._make(a, dev) for a in arrays)
         if record:
             ctx._num_outputs = len(outs)
-            ctx._output_meta = tuple((o.shape, o.dtype, o._device) for o in outs)
+            ctx._output_meta = tuple((o._data.shape, o.dtype, dev) for o in outs)
             for i, o in enumerate(outs):
                 if o.dtype.is_floating_point:
                     o._requires_grad = True
                     o.grad_fn = ctx
                     o._output_nr = i
-            ctx.next_functions, ctx._input_meta = edges, metas
         return outs
 
 

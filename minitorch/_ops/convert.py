@@ -33,6 +33,8 @@ class ToCopy(Primitive):
     def apply(cls, a, *, dtype, device):
         out = super().apply(a, dtype=dtype, device=device)
         out._device = device
+        if out.grad_fn is not None:  # a gradient of the copy arrives on the new device
+            out.grad_fn._output_meta = ((out._data.shape, out.dtype, device),)
         return out
 
     @staticmethod

@@ -165,13 +165,13 @@ class CopySlices(Node):
     passed through, except in the view's region, where the op's own backward decides."""
 
     def __init__(self, base, view, fn):
-        super().__init__()
         self.fn = fn
         self.size, self.stride, self.offset = view.shape, view.stride(), view.storage_offset()
         self.base_shape, self.base_stride = base.shape, base.stride()
         old = (base.grad_fn, base._output_nr) if base.grad_fn is not None else edge(base) if base.requires_grad else (None, 0)
         self.next_functions = (old,) + fn.next_functions[1:]
-        self._input_meta = ((base.shape, base.dtype, base._device),) + fn._input_meta[1:]
+        self.needs_input_grad = (old[0] is not None,) + fn.needs_input_grad[1:]
+        self._output_meta = ((base.shape, base.dtype, base._device),)
 
     def _release(self):
         self.fn._release()

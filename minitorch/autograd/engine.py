@@ -38,13 +38,18 @@ def _sum_to(grad, shape, node, i):
 
 
 def _validate(grad, meta, node, i):
+    """Check a gradient that `node`'s backward returned for its input `i` against `meta`, what
+    the input's producer recorded about it (shape, dtype, device); sum a broadcast one back."""
     shape, dtype, device = meta
-    if grad._device != device:
+    if grad._device is not device and grad._device != device:
         raise RuntimeError(
             f"Function {node.name()} returned an invalid gradient at index {i} - expected device "
             f"{device} but got {grad._device}")
-    grad = _sum_to(grad, shape, node, i)
-    if grad.dtype is not dtype:
+    arr = grad._data
+    if arr.shape != shape:
+        grad = _sum_to(grad, shape, node, i)
+        arr = grad._data
+    if arr.dtype is not dtype.np and arr.dtype != dtype.np:
         grad = grad.to(dtype)
     return grad
 
@@ -181,7 +186,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 raise RuntimeError(
                     f"function {node.name()} returned an incorrect number of gradients (expected "
                     f"{len(node.next_functions)}, got {len(in_grads)})")
-            post = node.__dict__.get("_post_hooks")
+            post = node._post_hooks
             if post:
                 for hook in post:
                     hook(in_grads, grads)
@@ -191,7 +196,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 if nxt is None:
                     continue
                 if g is not None:
-                    g = _validate(g, node._input_meta[i], node, i)
+                    g = _validate(g, nxt._output_meta[nr], node, i)
                     _add(buffers, nxt, nr, g)
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
@@ -256,7 +261,7 @@ def _materialize(node, grads):
     if not node._materialize_grads:
         return grads
     from .._tensor import Tensor
-    metas = node.__dict__.get("_output_meta")
+    metas = getattr(node, "_output_meta", None)
     out = []
     for nr, g in enumerate(grads):
         if g is None and metas is not None and metas[nr] is not None:

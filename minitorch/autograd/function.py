@@ -26,23 +26,25 @@ class Node:
     """One recorded operation. Subclassed once per Function, so `type(y.grad_fn).__name__`
     is e.g. 'MulBackward0'."""
 
+    # Set on every node the graph records, so they are slots (the cheapest fields to fill):
+    #   next_functions    (node, output_nr) per input: where the input's gradient goes
+    #   needs_input_grad  per input: does it need a gradient (forward may read it to save less)
+    #   _output_meta      (shape, dtype, device) per output: what a gradient of it must look like
+    #                     (the engine checks what a backward returns against its input's producer)
+    __slots__ = ("next_functions", "needs_input_grad", "_output_meta", "__dict__", "__weakref__")
+
     _fn = None  # the Function class whose backward this node runs
-    # Defaults live on the class, so recording a node (on every op that requires grad) sets
-    # only what differs from them.
-    next_functions = ()
-    needs_input_grad = ()
-    _input_meta = ()  # (shape, dtype, device) of each input, to check/reduce its gradient
+    # The rest lives in the instance dict, from these class defaults: a node only sets what differs.
     _saved = ()
     _freed = False
     _pre_hooks = None  # {output_nr: [hook, ...]} from Tensor.register_hook on outputs
     _retain = None  # {output_nr: weakref to the tensor} from Tensor.retain_grad
+    _post_hooks = None  # [hook, ...] from Node.register_hook
     _num_outputs = 1
     _materialize_grads = True
     _non_differentiable = ()
     _dirty = ()
-
-    def __init__(self):
-        pass
+    _arg_is_tensor = None  # a custom Function's: which forward arguments were tensors
 
     # -- the ctx API --------------------------------------------------------------------
     def save_for_backward(self, *tensors):
@@ -89,7 +91,9 @@ class Node:
         return type(self).__name__
 
     def register_hook(self, hook):
-        self.__dict__.setdefault("_post_hooks", []).append(hook)
+        if self._post_hooks is None:
+            self._post_hooks = []
+        self._post_hooks.append(hook)
 
     def register_prehook(self, hook):
         self._add_pre_hook(0, hook)
@@ -112,7 +116,7 @@ class Node:
         res = self._fn.backward(self, *grads)
         if not isinstance(res, tuple):
             res = (res,)
-        is_tensor = self.__dict__.get("_arg_is_tensor")
+        is_tensor = self._arg_is_tensor
         if is_tensor is not None:  # a custom Function: one gradient per forward argument
             if len(res) > len(is_tensor) and all(g is None for g in res[len(is_tensor):]):
                 res = res[:len(is_tensor)]  # trailing Nones for defaulted arguments, as PyTorch allows
@@ -128,8 +132,9 @@ class AccumulateGrad(Node):
     """The node at a leaf: adds the gradient that reaches it into `leaf.grad`."""
 
     def __init__(self, leaf):
-        super().__init__()
         self.variable = leaf
+        self.next_functions = self.needs_input_grad = ()
+        self._output_meta = ((leaf._data.shape, leaf.dtype, leaf._device),)
 
     def name(self):
         return "torch::autograd::AccumulateGrad"  # PyTorch's name (its C++ class); the type is AccumulateGrad
@@ -168,16 +173,19 @@ def refresh_view(t):
         as_view_of_new_base(t, base)
 
 
+NO_EDGE = (None, 0)  # the edge of an input that gets no gradient (shared: one tuple for all of them)
+
+
 def edge(t):
     """Where a gradient for tensor `t` must go: (node, output_nr), or (None, 0)."""
     if t._seen_rebases is not None:
         refresh_view(t)
-    if not t.requires_grad:
-        return (None, 0)
+    if not t._requires_grad:
+        return NO_EDGE
     fn = t.grad_fn
     if fn is None:
         # a view taken under no_grad requires grad but has no history: its gradient goes nowhere
-        return (accumulator(t), 0) if not t._no_grad_view else (None, 0)
+        return (accumulator(t), 0) if not t._no_grad_view else NO_EDGE
     return (fn, t._output_nr)
 
 
@@ -277,6 +285,8 @@ class Function(metaclass=_FunctionMeta):
         # Edges first: an input that forward modified in place (mark_dirty) is about to get this
         # node as its history, and its edge must still point at the old one.
         _connect(ctx, tensors)
+        # outputs that get no gradient are handed to backward as zeros (set_materialize_grads)
+        ctx._output_meta = tuple((o.shape, o.dtype, o._device) if isinstance(o, Tensor) else None for o in outs)
         wrapped = []
         for i, o in enumerate(outs):
             if isinstance(o, Tensor):
@@ -293,8 +303,6 @@ class Function(metaclass=_FunctionMeta):
                     o._output_nr = i
             wrapped.append(o)
         ctx._num_outputs = len(outs)
-        # outputs that get no gradient are handed to backward as zeros (set_materialize_grads)
-        ctx._output_meta = tuple((o.shape, o.dtype, o._device) if isinstance(o, Tensor) else None for o in outs)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         return wrapped[0] if single else tuple(wrapped)
@@ -318,11 +326,10 @@ def _rebase_dirty(t, node, cls, args):
 
 
 def _connect(node, inputs):
-    """Record where each input's gradient goes, and what it must look like."""
+    """Record where each input's gradient goes (what it must look like, its producer knows)."""
     if ANOMALY.enabled:
         anomaly_mode.record(node)
     node.next_functions = tuple(edge(t) for t in inputs)
-    node._input_meta = tuple((t.shape, t.dtype, t._device) if t.requires_grad else None for t in inputs)
 
 
 class once_differentiable:  # noqa: N801 (PyTorch's name)

@@ -19,8 +19,7 @@ class Parameter(Tensor):
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter(): expected a Tensor as data, got {type(data).__name__} "
                             "(wrap numbers and lists with minitorch.tensor(...) first)")
-        p = object.__new__(cls)
-        p._data, p._device, p._storage = data._data, data._device, data._storage
+        p = cls._make(data._data, data._device, data._storage)
         if requires_grad:
             p.requires_grad_(True)
         return p
