@@ -35,6 +35,7 @@ release: $(STAMP)
 
 # ... and a folder of submitted notebooks is graded in one command:
 #   make grade CLASS=submissions/ EXERCISE=03_strides [OUT=grades/] [GRADE_ARGS="--timeout 3"]
+#   (EXERCISE=all, or a list 03_strides,05_views: each into OUT/NAME/, and one OUT/course.csv)
 OUT ?= grades
 grade: $(STAMP)
 	@test -n "$(CLASS)" -a -n "$(EXERCISE)" || { echo "usage: make grade CLASS=folder-of-notebooks EXERCISE=03_strides [OUT=grades]"; exit 2; }

@@ -2,7 +2,8 @@
 
     python -m bench                   all groups (about 2-3 minutes on a 2-core laptop)
     python -m bench --quick           fewer, shorter repeats: rough numbers in ~20 s
-    python -m bench --only small      one group (small, large, autograd, train, random, gpu); repeatable,
+    python -m bench --only small      one group (small, large, autograd, depth, train, memory, random, gpu);
+                                      repeatable,
                                       or comma-separated: --only small,autograd
     python -m bench --json out.json   also save every number (median, min, calls, ratios)
     python -m bench --threads 1       NumPy's BLAS and PyTorch both limited to 1 thread
@@ -19,12 +20,14 @@ import os
 import sys
 import time
 
-GROUPS = ("small", "large", "autograd", "train", "random", "gpu")
+GROUPS = ("small", "large", "autograd", "depth", "train", "memory", "random", "gpu")
 TITLES = {
     "small": "Small tensors: per-op cost (10x10 float32, no grad)",
     "large": "Large tensors: throughput (float32)",
     "autograd": "Autograd: graph recording, backward, one MLP training step",
+    "depth": "Graph depth: forward cost per recorded op as the graph grows (GC on)",
     "train": "Training: one epoch of sklearn digits",
+    "memory": "Memory: peak RSS of a digits training run, one fresh process each",
     "random": "Random draws: PyTorch's CPU stream, bit for bit (float32 unless noted)",
     "gpu": "GPU: minitorch on CuPy vs raw CuPy, and vs minitorch on the CPU",
 }
@@ -32,7 +35,7 @@ TITLES = {
 
 def run_group(group, cfg, tiny=False):
     """The rows of one group. `tiny` shrinks the large sizes (smoke tests)."""
-    from . import autograd, gpu, ops, random_draws, train
+    from . import autograd, gpu, graph, memory, ops, random_draws, train
     if group == "random":
         return random_draws.rows(cfg, random_draws.TINY_N if tiny else None)
     if group == "small":
@@ -41,8 +44,12 @@ def run_group(group, cfg, tiny=False):
         return ops.large_rows(cfg, ops.TINY_LARGE_SIZES if tiny else None)
     if group == "autograd":
         return autograd.rows(cfg, mlp_batch=8 if tiny else autograd.MLP_BATCH)
+    if group == "depth":
+        return graph.rows(cfg, graph.TINY_DEPTHS if tiny else graph.DEPTHS)
     if group == "train":
         return train.rows(cfg, limit=200 if tiny else None)
+    if group == "memory":
+        return memory.rows(cfg, limit=200 if tiny else None, epochs=1 if tiny else memory.EPOCHS)
     if group == "gpu":
         return gpu.rows(cfg, gpu.TINY_SIZES if tiny else None)
     raise ValueError(f"unknown group {group!r}; choose from {', '.join(GROUPS)}")

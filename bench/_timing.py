@@ -87,6 +87,7 @@ class Row:
     target: tuple | None = None
     note: str = ""
     skipped: str = ""  # non-empty: the whole row did not run, and why
+    unit: str = "s"  # what the Timing values count: seconds per call, or "bytes" (bench/memory.py)
 
     def ratio(self, other):
         m, o = self.times.get("minitorch"), self.times.get(other)
@@ -106,7 +107,7 @@ class Row:
 
     def as_dict(self):
         d = {"group": self.group, "key": self.key, "name": self.name, "note": self.note,
-             "skipped": self.skipped or None, "times": {}, "ratios": {}}
+             "skipped": self.skipped or None, "unit": self.unit, "times": {}, "ratios": {}}
         for c, t in self.times.items():
             d["times"][c] = t.as_dict() if isinstance(t, Timing) else t
             if c != "minitorch":
@@ -381,6 +382,13 @@ def fmt_time(s):
     return f"{s * 1e9:.2f} ns"
 
 
+def fmt_bytes(n):
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}" if n / scale < 100 else f"{n / scale:.0f} {unit}"
+    return f"{n:.0f} B"
+
+
 def fmt_ratio(r):
     return "-" if r is None else f"{r:.2f}x"
 
@@ -388,7 +396,7 @@ def fmt_ratio(r):
 def _cell(row, c):
     t = row.times.get(c)
     if isinstance(t, Timing):
-        return fmt_time(t.value)
+        return fmt_bytes(t.value) if row.unit == "bytes" else fmt_time(t.value)
     return t or "-"
 
 
@@ -437,7 +445,7 @@ def load_json(path):
             times[c] = (Timing(t["median_s"], t["min_s"], t["number"], t["repeat"]) if isinstance(t, dict) else t)
         target = (d["target"]["vs"], d["target"]["max_ratio"]) if d.get("target") else None
         rows.append(Row(d["group"], d["key"], d["name"], times, target=target, note=d.get("note") or "",
-                        skipped=d.get("skipped") or ""))
+                        skipped=d.get("skipped") or "", unit=d.get("unit") or "s"))
     return data["environment"], rows
 
 

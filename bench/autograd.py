@@ -1,20 +1,23 @@
 """The cost of recording and running the graph (issue "Autograd").
 
 - `a + b` on 10x10 with requires_grad=True: the forward op plus building its graph node.
-  Target: within 2x of PyTorch. The NumPy column is plain `a + b` (NumPy has no graph),
+  Target: within 1.3x of PyTorch. The NumPy column is plain `a + b` (NumPy has no graph),
   shown to size the overhead.
 - `(a * b).sum().backward()` on 10x10: a tiny graph through the engine (vs PyTorch only).
+  Target: within 1.8x of PyTorch.
 - one MLP training step (64-128-128-10, batch 64, cross-entropy, SGD): forward, backward,
-  update. Target: within 2x of PyTorch. NumPy column: the same step written by hand.
-  "tensor ops" runs the same code on minitorch and torch (bench/_mlp.py:RawMLP);
-  "nn + optim" uses nn.Sequential / nn.CrossEntropyLoss / optim.SGD and is skipped, with a
-  note, until minitorch.nn and minitorch.optim provide them.
+  update. NumPy column: the same step written by hand.
+  "tensor ops" runs the same code on minitorch and torch (bench/_mlp.py:RawMLP), within 2x;
+  "nn + optim" uses nn.Sequential / nn.CrossEntropyLoss / optim.SGD, within 1.1x (skipped,
+  with a note, where minitorch.nn or minitorch.optim lack a piece).
+- one step of lesson 15's CNN (bench/_cnn.py; batch 64 of 8x8 images, Adam): convolution,
+  pooling and the optimizer, within 1.3x of PyTorch.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from . import _mlp
+from . import _cnn, _mlp
 from ._timing import NO_TORCH, Row, Skip, measure_row, try_torch
 
 MLP_SIZES = (64, 128, 128, 10)
@@ -37,14 +40,14 @@ def graph_rows(cfg, shape=(10, 10)):
     rows = [measure_row(
         "autograd", "autograd.add_grad", f"a + b, requires_grad  ({size})",
         {"minitorch": "a + b", "numpy": "a + b", "torch": "a + b"}, cfg, ns,
-        target=("torch", 2.0), have_torch=torch is not None,
+        target=("torch", 1.3), have_torch=torch is not None,
         note="NumPy column: plain a + b (no graph), to show the recording overhead.")]
     rows.append(measure_row(
         "autograd", "autograd.mul_sum_backward", f"(a * b).sum().backward()  ({size})",
         {"minitorch": "(a * b).sum().backward(); a.grad = b.grad = None",
          "numpy": None,
          "torch": "(a * b).sum().backward(); a.grad = b.grad = None"}, cfg, ns,
-        have_torch=torch is not None,
+        target=("torch", 1.8), have_torch=torch is not None,
         note="forward, graph and engine on the smallest useful graph (NumPy has no autograd: '-')."))
     return rows
 
@@ -83,9 +86,34 @@ def mlp_rows(cfg, sizes=MLP_SIZES, batch=MLP_BATCH):
              "numpy": _stepper(_mlp.NumpyMLP(weights), x, y),
              "torch": _stepper(_mlp.NNMLP(torch, weights), *xy(torch)) if torch else None}
     rows.append(measure_row("autograd", "autograd.mlp_step_nn", f"MLP step, nn + optim  ({label})", stmts, cfg,
-                            target=("torch", 2.0), have_torch=torch is not None, keep_gc=True, blocks=True,
+                            target=("torch", 1.1), have_torch=torch is not None, keep_gc=True, blocks=True,
                             note="optimizer.zero_grad(); loss_fn(model(x), y).backward(); optimizer.step()"))
     return rows
+
+
+CNN_BATCH = 64
+
+
+def cnn_rows(cfg, batch=CNN_BATCH):
+    import minitorch
+    torch = try_torch()
+    weights = _cnn.init_weights(seed=0)
+    x, y = _cnn.batch(batch, seed=1)
+    name = f"CNN step, lesson 15's model  (batch {batch}, 1x8x8, Adam)"
+    try:
+        mt = _cnn.CNN(minitorch, weights)
+        mt.step(minitorch.from_numpy(x.copy()), minitorch.from_numpy(y.copy()))
+        mt = _cnn.CNN(minitorch, weights)
+    except Exception as e:
+        return [Row("autograd", "autograd.cnn_step", name, skipped=f"minitorch step failed: {type(e).__name__}: {e}")]
+    stmts = {"minitorch": _stepper(mt, minitorch.from_numpy(x.copy()), minitorch.from_numpy(y.copy())),
+             "numpy": Skip("-"),
+             "torch": _stepper(_cnn.CNN(torch, weights), torch.from_numpy(x.copy()), torch.from_numpy(y.copy()))
+             if torch else None}
+    return [measure_row("autograd", "autograd.cnn_step", name, stmts, cfg, target=("torch", 1.3),
+                        have_torch=torch is not None, keep_gc=True, blocks=True,
+                        note="Conv2d-ReLU-MaxPool2d twice, Linear, cross-entropy, Adam: zero_grad, "
+                             "forward, backward, step (no NumPy version: '-').")]
 
 
 def _stepper(model, x, y):
@@ -94,8 +122,8 @@ def _stepper(model, x, y):
     return step
 
 
-def rows(cfg, small_shape=(10, 10), mlp_sizes=MLP_SIZES, mlp_batch=MLP_BATCH):
-    return graph_rows(cfg, small_shape) + mlp_rows(cfg, mlp_sizes, mlp_batch)
+def rows(cfg, small_shape=(10, 10), mlp_sizes=MLP_SIZES, mlp_batch=MLP_BATCH, cnn_batch=CNN_BATCH):
+    return graph_rows(cfg, small_shape) + mlp_rows(cfg, mlp_sizes, mlp_batch) + cnn_rows(cfg, cnn_batch)
 
 
-__all__ = ["rows", "graph_rows", "mlp_rows", "NO_TORCH", "Skip"]
+__all__ = ["rows", "graph_rows", "mlp_rows", "cnn_rows", "NO_TORCH", "Skip"]

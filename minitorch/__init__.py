@@ -9,6 +9,14 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+import warnings as _warnings
+
+# PyTorch computes inf and nan silently; NumPy, which computes for us, would warn ("overflow
+# encountered in exp"). Silence those warnings where minitorch's own code calls NumPy, and only
+# there: a learner's NumPy code still warns as usual.
+_QUIET_NUMPY = {"action": "ignore", "category": RuntimeWarning, "module": r"minitorch\."}
+_warnings.filterwarnings(**_QUIET_NUMPY)
+
 from . import _dtype
 from ._device import device
 from ._dtype import (bool, double, float, float16, float32, float64, get_default_dtype, half, int,  # noqa: A004
@@ -66,6 +74,10 @@ from ._ops.shape_ops import (broadcast_tensors, broadcast_to, diag, diag_embed, 
 from ._ops.blas import addbmm, addmm, addmv, addr, baddbmm
 from ._ops.stats import cdist, count_nonzero, dist, std_mean, var_mean
 from ._ops.einsum import einsum
+from ._ops.more import (aminmax, atleast_1d, atleast_2d, atleast_3d, cartesian_prod, column_stack,  # noqa: E402
+                       copysign, cross, cummax, cummin, dstack, fliplr, flipud, fmax, fmin, heaviside, hypot, inner,
+                       kron, logcumsumexp, nanmean, nansum, positive, rot90, scalar_tensor, signbit, tensor_split,
+                       tensordot, vdot, xlogy)
 globals().update(_methods_extra.torch_inplace_functions())  # torch.sin_(t), torch.abs_(t), ...
 from ._factories import logspace  # noqa: E402
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
@@ -155,4 +167,6 @@ from .nn.functional import (adaptive_avg_pool1d, adaptive_max_pool1d, avg_pool1d
                             conv_transpose1d, conv_transpose2d, cosine_similarity, group_norm, layer_norm, max_pool1d,
                             max_pool2d, pairwise_distance, pdist, pixel_shuffle, pixel_unshuffle, prelu, rrelu, selu)
 from . import serialization, special  # noqa: E402
+from . import linalg  # noqa: E402
+from .linalg import det, inv as inverse  # noqa: E402
 from .serialization import load, save  # noqa: E402

@@ -373,9 +373,32 @@ def _linspace(start, end, steps, dtype, device, requires_grad):
     if steps < 0:
         raise RuntimeError("linspace(): number of steps must be non-negative")
     dt = _dt(dtype, op="linspace")
-    arr = np.linspace(_num(start), _num(end), steps, dtype=np.float64).astype(dt.np)
+    arr = _spaced(start, end, steps, dt).astype(dt.np)
     dev = _target(device)
     return _finish(place(arr, dev), dev, requires_grad, "linspace")
+
+
+def _spaced(start, end, steps, dt):
+    """PyTorch's linspace, bit for bit for float dtypes: the first half fma(step, i, start) up from
+    `start`, the second fma(-step, steps-1-i, end) down from `end`, so both ends are exact (float16
+    in its own arithmetic, without fma); one step is `start` alone."""
+    from ._fma import fma32, fma64
+    if not dt.is_floating_point:
+        with np.errstate(all="ignore"):
+            return np.linspace(_num(start), _num(end), steps, dtype=np.float64)
+    ft = np.dtype(dt.np).type
+    start, end = ft(_num(start)), ft(_num(end))
+    if steps <= 1:
+        return np.full(steps, start, dtype=ft)
+    with np.errstate(all="ignore"):  # (inf and nan ends give inf and nan silently, as in PyTorch)
+        step = (end - start) / ft(steps - 1)
+        i, back = np.arange(steps, dtype=ft), ft(steps - 1) - np.arange(steps, dtype=ft)
+        if ft is np.float16:
+            up, down = start + step * i, end - step * back
+        else:
+            fma = fma64 if ft is np.float64 else fma32
+            up, down = fma(step, i, start), fma(-step, back, end)
+        return np.where(np.arange(steps) < steps // 2, up, down)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
@@ -383,7 +406,9 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = _dt(dtype, op="logspace")
-    arr = np.power(float(base), np.linspace(_num(start), _num(end), steps, dtype=np.float64)).astype(dt.np)
+    with np.errstate(all="ignore"):  # (inf and nan ends give inf and nan silently, as in PyTorch)
+        exps = _spaced(start, end, steps, dt).astype(np.float64)
+        arr = np.power(float(base), exps).astype(dt.np)
     dev = _target(device)
     return _finish(place(arr, dev), dev, requires_grad, "logspace")
 
@@ -420,8 +445,10 @@ def _sampled(draw, size, dt, device, requires_grad, generator, op, order=None):
     return _finish(place(arr, dev), dev, requires_grad, op)
 
 
-def _float_dtype(dtype, kernel, op):
+def _float_dtype(dtype, kernel, op, shape=None):
     dt = _dt(dtype, op=op)
+    if shape is not None and 0 in shape:
+        return dt  # nothing is drawn: PyTorch never reaches the kernel that would refuse the dtype
     if not dt.is_floating_point:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}' ({op} draws floating-point "
                                   "values; use randint for integers)")
@@ -452,7 +479,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     """Standard normal, by Box-Muller (PyTorch's stream)."""
     shape = _random_size(size, kw.pop("size", None), "randn")
     _no_more(kw, "randn")
-    dt = _float_dtype(dtype, "normal_kernel_cpu", "randn")
+    dt = _float_dtype(dtype, "normal_kernel_cpu", "randn", shape)
     return _out(out, _sampled(lambda g, n: _rand.normal(g, n, dt.np, 0.0, 1.0, True), shape, dt, device,
                               requires_grad, generator, "randn"))
 
@@ -663,6 +690,7 @@ def bernoulli(input, p=None, *, generator=None, out=None):  # noqa: A002
     result = empty(tuple(input.shape), dtype=input.dtype, device=input.device)
     with _no_grad():
         result.bernoulli_(input if p is None else p, generator=generator)
+    result._storage.version = 0  # a fresh result, not a written one (PyTorch's version)
     return _out(out, _track(result, "BernoulliBackward0" if p is None else "BernoulliBackward1", input))
 
 

@@ -184,6 +184,8 @@ def _prep_other(self, other, op, floating=False):
     inplace.check_result(self, dt, self.shape, op)
     if isinstance(other, T) and other.dtype is not self.dtype:
         other = other.to(self.dtype)
+    elif other.__class__ is int:
+        other = pw._scalar_as(other, self.dtype)  # wrapped into an integer dtype's range (uint8: -1 is 255)
     return other
 
 
@@ -446,7 +448,7 @@ def copy_(self, src, non_blocking=False):
 
 def masked_fill_(self, mask, value):
     """Write `value` where `mask` is True. On an expanded tensor PyTorch allows it, with a warning."""
-    index.masked_fill(self.detach(), mask, value)  # the argument checks
+    index.masked_fill(self.detach(), mask, value, _in_place=True)  # the argument checks
     mask = to_device_of(mask, self._device)
     if isinstance(value, Tensor):
         value = to_device_of(value, self._device).to(self.dtype)

@@ -5,7 +5,7 @@ Each op itself lives, forward beside backward, in one of `_ops/special.py`, `sor
 from __future__ import annotations
 
 from . import _dtype
-from ._ops import blas, scatter as sc, shape_ops as so, sorting, special as sp, stats
+from ._ops import blas, more, scatter as sc, shape_ops as so, sorting, special as sp, stats
 from ._ops import pointwise as pw
 from ._ops.inplace_prim import write_inplace
 from ._tensor import Tensor
@@ -52,7 +52,7 @@ def _refuse_bool(self, error):
 
 
 def sign_(self):
-    return _SIGN_(self) if self.dtype is not _dtype.bool else self  # a bool is its own sign
+    return _SIGN_(self) if self.dtype is not _dtype.bool else _touched(self)  # a bool is its own sign
 
 
 def sgn_(self):
@@ -77,7 +77,13 @@ def negative_(self):
 
 def trunc_(self):
     _refuse_bool(self, NotImplementedError("\"trunc_vml_cpu\" not implemented for 'Bool'"))
-    return _TRUNC_(self) if self.dtype.is_floating_point else self  # integers are already whole
+    return _TRUNC_(self) if self.dtype.is_floating_point else _touched(self)  # integers are already whole
+
+
+def _touched(self):
+    """An in-place op that leaves the values as they are still counts as a write (PyTorch's version)."""
+    self._storage.version += 1
+    return self
 
 
 def logical_not_(self):
@@ -146,8 +152,7 @@ def apply_(self, callable):  # noqa: A002
         flat[...] = values
     else:
         self._data[...] = self._device.xp.asarray(values, dtype=self._data.dtype).reshape(self.shape)
-    self._storage.version += 1
-    return self
+    return self  # (PyTorch's apply_ and map_ leave the version counter alone)
 
 
 def map_(self, tensor, callable):  # noqa: A002
@@ -160,7 +165,6 @@ def map_(self, tensor, callable):  # noqa: A002
     other = xp.broadcast_to(tensor._data, self.shape).reshape(-1).tolist()
     values = [callable(a, b) for a, b in zip(self._data.reshape(-1).tolist(), other)]
     self._data[...] = xp.asarray(values, dtype=self._data.dtype).reshape(self.shape)
-    self._storage.version += 1
     return self
 
 
@@ -211,6 +215,37 @@ for _name in ["addmm", "addmv", "addr", "baddbmm", "addbmm"]:
     _method(_name + "_", getattr(blas, _name + "_"))
 Tensor.dist = stats.dist
 Tensor.count_nonzero = stats.count_nonzero
+
+
+def _linalg(name):
+    def method(self, *args, **kwargs):
+        from . import linalg  # (imported late: minitorch.linalg loads after the Tensor methods)
+        return getattr(linalg, name)(self, *args, **kwargs)
+    method.__name__ = name
+    return method
+
+
+Tensor.det, Tensor.inverse = _linalg("det"), _linalg("inv")
+
+for _name in ["aminmax", "copysign", "cross", "cummax", "cummin", "fliplr", "flipud", "fmax", "fmin", "heaviside",
+              "hypot", "inner", "kron", "logcumsumexp", "nanmean", "nansum", "positive", "rot90", "signbit",
+              "tensor_split", "vdot", "xlogy"]:
+    _method(_name, getattr(more, _name))
+for _name in ["hypot", "xlogy", "copysign", "heaviside"]:
+    _method(_name + "_", sp.inplace_from(getattr(more, _name), _name + "_"))
+
+
+def _compare_(fn, op):
+    def method(self, other):
+        return self.copy_(fn(self, other))  # bool, written back in self's dtype (1 and 0)
+    method.__name__ = op
+    return method
+
+
+for _name, _fn in [("lt", pw.lt), ("le", pw.le), ("gt", pw.gt), ("ge", pw.ge), ("eq", pw.eq), ("ne", pw.ne),
+                   ("less", pw.lt), ("less_equal", pw.le), ("greater", pw.gt), ("greater_equal", pw.ge),
+                   ("not_equal", pw.ne)]:
+    _method(_name + "_", _compare_(_fn, _name + "_"))
 
 
 

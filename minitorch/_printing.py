@@ -13,8 +13,17 @@ import numpy as np
 THRESHOLD, EDGEITEMS, LINEWIDTH, PRECISION = 1000, 3, 80, 4
 
 
-def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None):
+_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
     global THRESHOLD, EDGEITEMS, LINEWIDTH, PRECISION
+    if sci_mode is not None:
+        raise NotImplementedError("set_printoptions(sci_mode=...) is not implemented in minitorch")
+    if profile is not None:
+        if profile not in _PROFILES:
+            raise KeyError(profile)
+        PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = _PROFILES[profile]
     PRECISION = PRECISION if precision is None else precision
     THRESHOLD = THRESHOLD if threshold is None else threshold
     EDGEITEMS = EDGEITEMS if edgeitems is None else edgeitems
@@ -120,7 +129,7 @@ def tensor_str(t, prefix="tensor("):
         if t.dtype not in (_dtype.get_default_dtype(), int64, _bool):
             suffixes.append(f"dtype={t.dtype!r}")
     if t.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
+        suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
     full = prefix + body

@@ -86,7 +86,8 @@ def _check_uniform_bounds(low, high, dt):
 def normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with N(mean, std^2)."""
     _check_std(std)
-    _floating(self, "normal_kernel_cpu")
+    if self.numel():  # (an empty tensor never reaches PyTorch's kernel, which would refuse integers)
+        _floating(self, "normal_kernel_cpu")
     contiguous = self.is_contiguous()
     return fill(self, lambda g, n: R.normal(g, n, self.dtype.np, mean, std, contiguous), generator, "normal_")
 
@@ -222,7 +223,7 @@ def _probabilities(p, t):
 
 def exponential_(self, lambd=1.0, *, generator=None):
     """Fill with Exp(lambd): -log(1 - U) / lambd."""
-    if not self.dtype.is_floating_point:
+    if not self.dtype.is_floating_point and self.numel():
         raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {self.dtype._short}")
     if not lambd > 0:
@@ -247,9 +248,8 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
 
 
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
-    if not self.dtype.is_floating_point:
-        raise RuntimeError("log_normal_ is implemented for floating point tensors only (got "
-                           f"{self.dtype._short}); make the tensor float, e.g. t.float()")
+    if not self.dtype.is_floating_point and self.numel():
+        raise _not_implemented("log_normal_cpu", self)
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_num(std)}")
     return fill(self, lambda g, n: R.cast(R.log_normal(g, n, mean, std), self.dtype.np), generator, "log_normal_")

@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _device as _dev
 from . import _dtype
+from . import parts as _parts
 from ._size import Size
 from .autograd.grad_mode import STATE
 
@@ -149,6 +150,8 @@ class Tensor:
     def is_contiguous(self, memory_format=None):
         """True when the elements lie in memory in row-major order with no gaps. Like PyTorch,
         the stride of a size-1 dim does not matter."""
+        if _parts.is_contiguous is not None:  # a course part (minitorch/parts.py)
+            return bool(_parts.is_contiguous(tuple(self._data.shape), self.stride()))
         expected = 1
         for n, s in zip(reversed(self._data.shape), reversed(self.stride())):
             if n == 1:
@@ -344,6 +347,10 @@ class Tensor:
         return bool(self._data.reshape(-1)[0])
 
     def __float__(self):
+        if self._requires_grad:  # (PyTorch warns for float(t), not for t.item() or int(t))
+            import warnings
+            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                          "Consider using tensor.detach() first.", UserWarning, stacklevel=2)
         return float(self.item())
 
     def __int__(self):

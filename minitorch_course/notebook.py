@@ -344,9 +344,23 @@ def _add_learner_cells(cells, name):
     cells.insert(0, _locked("markdown", "colab_badges", links.badges(f"exercises/{name}.ipynb")))
 
 
-def release(nb: dict, name: str, source_path: str = "") -> dict:
-    """solutions notebook -> exercise notebook (a new dict; the input is not changed)."""
+def _graded_setup(cells, name):
+    """A graded handout: the setup cell loads the exercise with graded=True (no solution())."""
+    call = re.compile(r"load_exercise\((['\"])" + re.escape(name) + r"\1\)")
+    for cell in cells:
+        if cell.get("cell_type") == "code" and call.search(cell_source(cell)):
+            cell["source"] = call.sub(lambda m: f"load_exercise({m.group(1)}{name}{m.group(1)}, graded=True)",
+                                      cell_source(cell))
+            return
+    raise NotebookError(f"a graded release needs a setup cell calling load_exercise({name!r})")
+
+
+def release(nb: dict, name: str, source_path: str = "", graded: bool = False) -> dict:
+    """solutions notebook -> exercise notebook (a new dict; the input is not changed).
+    graded: a handout for a graded class, whose solution() shows no answer."""
     out = copy.deepcopy(nb)
+    if graded:
+        _graded_setup(out["cells"], name)
     for i, cell in enumerate(out["cells"]):
         meta = nbgrader(cell)
         src = cell_source(cell)
@@ -381,10 +395,41 @@ def release(nb: dict, name: str, source_path: str = "") -> dict:
     meta = out.setdefault("metadata", {})
     meta["minitorch"] = {
         "exercise": name,
+        "release": release_id(out),
+        **({"graded": True} if graded else {}),
         "generated": f"from {source_path or 'solutions/' + name + '.ipynb'} by "
                      "`python -m minitorch_course.release`; do not edit by hand",
     }
     return out
+
+
+def locked_cells(nb) -> dict:
+    """{grade_id: {"cell_type", "source", "grade"}} of a released notebook's locked cells: what
+    a learner may not change, as the grader compares it."""
+    out = {}
+    for c in nb["cells"]:
+        meta, gid = nbgrader(c), grade_id(c)
+        if gid and meta.get("locked") and gid not in out:
+            out[gid] = {"cell_type": c["cell_type"], "source": cell_source(c), "grade": bool(meta.get("grade"))}
+            if meta.get("grade"):
+                out[gid]["points"] = meta.get("points")
+    return out
+
+
+def release_id(nb) -> str:
+    """A release's id: a digest of its locked cells, so that the same cells make the same id on
+    any machine, and a changed instruction or test cell a new one."""
+    import hashlib
+    text = json.dumps(locked_cells(nb), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def release_of(nb):
+    """The release id a notebook's metadata names, or None."""
+    meta = nb.get("metadata")
+    mt = meta.get("minitorch") if isinstance(meta, dict) else None
+    rid = mt.get("release") if isinstance(mt, dict) else None
+    return rid if isinstance(rid, str) else None
 
 
 def dumps(nb: dict) -> str:

@@ -272,6 +272,14 @@ def import_progress(path=None):
             if isinstance(entry, dict):
                 mine[str(qid)] = _merge_entry(mine.get(str(qid), {}), entry)
                 merged += 1
+    if not isinstance(data.get("parts"), dict):
+        data["parts"] = {}
+    parts = data["parts"]
+    theirs_parts = theirs.get("parts") if isinstance(theirs.get("parts"), dict) else {}
+    for name, record in theirs_parts.items():  # your saved parts (mine.py): the newer wins
+        if isinstance(record, dict) and isinstance(record.get("source"), str):
+            if str(record.get("saved", "")) >= str(parts.get(name, {}).get("saved", "")):
+                parts[str(name)] = record
     _save(data)
     print(f"Imported progress on {merged} question(s) from {path} into {progress_path()}.")
     return show_progress()

@@ -381,6 +381,9 @@ class QuestionSpec:
     # How a case reads in a message, when `function(args)` is not what the learner wrote (a
     # driver): args -> text. None: the call itself.
     describe: Callable[[tuple], str] | None = None
+    # Partial credit: the weights of this question's groups of cases ({"visible": 1, "hidden":
+    # 1, "random": 1}); None: the exercise's, else the course default (grading/scoring.py).
+    weights: dict | None = None
 
     def __post_init__(self):
         if self.answer is not None and not isinstance(self.answer, str):
@@ -442,6 +445,10 @@ class Exercise:
     # Attributes the learner's code may not touch: "name" for any use, "name=" for setting it
     # (e.g. "strides=": assigning an array's strides). Read from the source, like the rest.
     forbidden_attributes: tuple = ()
+    # Partial credit (grading/scoring.py): "groups", "proportional" or "all", and the weights
+    # of the groups of cases; None: the course defaults.
+    scoring: str | None = None
+    weights: dict | None = None
 
     @property
     def notebook(self):

@@ -17,7 +17,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 import minitorch  # noqa: E402
-from bench import _mlp, _timing, autograd, gpu, ops, train  # noqa: E402
+from bench import _cnn, _mlp, _timing, autograd, gpu, graph, memory, ops, train  # noqa: E402
 from bench.__main__ import main  # noqa: E402
 
 try:
@@ -89,6 +89,47 @@ def test_autograd_rows(cfg):
     assert "MLP step, tensor ops" in text and "MLP step, nn + optim" in text
 
 
+def test_autograd_cnn_row(cfg):
+    rows = autograd.cnn_rows(cfg, batch=4)
+    assert _names(rows) == ["autograd.cnn_step"]
+    assert rows[0].target == ("torch", 1.3) and not rows[0].skipped
+    assert rows[0].times["numpy"] == "-"
+    _check_torch_cells(rows)
+
+
+def test_cnn_versions_compute_the_same_step():
+    """Lesson 15's CNN starts from the same weights in both libraries, so the losses agree."""
+    if torch is None:
+        pytest.skip("PyTorch not installed: nothing to compare with")
+    w = _cnn.init_weights(seed=3)
+    x, y = _cnn.batch(8, seed=4)
+    mine, theirs = _cnn.CNN(minitorch, w), _cnn.CNN(torch, w)
+    for _ in range(3):
+        a = mine.step(minitorch.from_numpy(x.copy()), minitorch.from_numpy(y.copy())).item()
+        b = theirs.step(torch.from_numpy(x.copy()), torch.from_numpy(y.copy())).item()
+        assert a == pytest.approx(b, rel=1e-4)
+
+
+def test_depth_rows_are_per_op(cfg):
+    rows = graph.rows(cfg, depths=(3, 30))
+    assert _names(rows) == ["depth.chain3", "depth.chain30"]
+    assert rows[-1].target == ("torch", 1.8) and rows[0].target is None
+    _check_torch_cells(rows)
+    assert "per op" in _timing.table("depth", rows)
+
+
+def test_memory_row_measures_each_library_in_its_own_process(cfg):
+    pytest.importorskip("sklearn")
+    rows = memory.rows(cfg, limit=130, epochs=1)
+    assert _names(rows) == ["memory.digits_peak_rss"]
+    row = rows[0]
+    assert row.unit == "bytes" and row.target == ("torch", 0.5)
+    for c in ("minitorch", "numpy") + (("torch",) if torch is not None else ()):
+        assert isinstance(row.times[c], _timing.Timing) and row.times[c].value > 10 * 2**20, (c, row.times[c])
+    assert "MiB" in _timing.table("memory", rows)  # bytes, not seconds
+    assert "final loss" in row.note
+
+
 def test_train_rows(cfg):
     pytest.importorskip("sklearn")
     rows = train.rows(cfg, limit=130, sizes=(64, 16, 10))
@@ -153,6 +194,19 @@ def test_cli_quick_json_and_reprint(tmp_path, capsys):
     assert main(["--from-json", str(out), "--stat", "min"]) == 0
     again = capsys.readouterr().out
     assert "timing: min" in again and "a + b  (10x10)" in again and "Targets" in again
+
+
+def test_cli_depth_and_memory_groups(tmp_path, capsys):
+    pytest.importorskip("sklearn")
+    out = tmp_path / "bench.json"
+    assert main(["--quick", "--tiny", "--only", "depth,memory", "--repeat", "1", "--min-time", "0.0002",
+                 "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Graph depth" in text and "Memory: peak RSS" in text and "MiB" in text
+    saved = {r["key"]: r for r in json.loads(out.read_text())["results"]}
+    assert saved["memory.digits_peak_rss"]["unit"] == "bytes" and saved["depth.chain100"]["unit"] == "s"
+    assert main(["--from-json", str(out)]) == 0  # the unit survives the round trip
+    assert "MiB" in capsys.readouterr().out
 
 
 def test_cli_only_and_bad_group(capsys):

@@ -138,7 +138,7 @@ def test_wrong_error_or_no_error_is_explained():
 def test_grader_judges_expected_errors_by_type_and_message(tmp_path):
     ex = all_exercises()["08_devices"]
     sol_path = ROOT / "solutions" / ex.notebook
-    key = AnswerKey(ex, sol_path)
+    key = AnswerKey(ex, sol_path, scoring_mode="all")  # all or nothing per question
     sol = load(sol_path)
     solved = solve(as_submission(sol, ex.name), sol)
     nb = set_cell(solved, "same_device", "def same_device(tensors):\n"

@@ -147,7 +147,7 @@ def test_grader_fails_linear_forward_off_the_graph(tmp_path):
                "    return out if bias is None else out + minitorch.tensor(bias, dtype=minitorch.float32)\n")
     key, r = _grade("14_training_loop", tmp_path, linear_forward=forward)
     q2 = r.questions[1]
-    assert q2.status == "incorrect" and q2.points == 0, r.to_dict()
+    assert q2.status == "incorrect" and q2.points < q2.max_points, r.to_dict()
     assert "not connected to" in q2.reason and "autograd graph" in q2.reason, q2.reason
 
 
@@ -396,7 +396,7 @@ def _grade(name, tmp_path, **cells):
 
 def test_training_loop_grading_uses_minitorch_in_the_sandbox_fast(tmp_path):
     key, r = _grade("14_training_loop", tmp_path)
-    assert r.verdict == "graded" and r.score == key.max_score == 7, r.to_dict()
+    assert r.verdict == "graded" and r.score == key.max_score > 0, r.to_dict()
     assert r.isolation.get("audit_hook") and not r.flags
     assert r.runs == 1, r.to_dict()  # every cell and question in one sandboxed run, no restart
 

@@ -28,8 +28,11 @@ LIMITS = Limits(step_seconds=1.5, memory_mb=512)
 pytestmark = pytest.mark.timeout(120)
 
 WRONG_Q1 = "def contiguous_strides(shape):\n    return (1,) * len(shape)\n"
-ALL = ("q1", "q2", "q3")
+ALL = tuple(q.id for q in get_exercise("03_strides").questions)  # every question, however many
 VISIBLE_TABLE = None  # filled below: the visible answers, hard-coded by a cheater
+
+
+EXACT = "every other question full"  # points come from the answer key, never written here
 
 
 @dataclass
@@ -40,9 +43,15 @@ class Cheat:
     flag: str | None = None       # a flag that must be raised (substring)
     note: str | None = None       # a note that must be given (substring)
     status: tuple = ()            # allowed statuses of the zeroed questions (empty: any non-correct)
-    score: float | None = None    # the exact total score, when it is known
+    score: object = None          # EXACT: the score is exactly full marks on every question not in `zero`
     also: object = None           # extra assertion: (result, tmp) -> None
     meta: dict = field(default_factory=dict)
+
+
+def _notebook_points():
+    """The points of the solutions notebook's test cells, read from its nbgrader metadata."""
+    cells = json.loads(SOLUTIONS.read_text(encoding="utf-8"))["cells"]
+    return sum(c["metadata"]["nbgrader"]["points"] for c in cells if c["metadata"].get("nbgrader", {}).get("grade"))
 
 
 def q1(src):
@@ -122,17 +131,17 @@ def _no_written_files(result, tmp):
 CHEATS = [
     # ---- editing the checks and the metadata ------------------------------------------------
     Cheat("edit_test_cell", _edit_test_cell, flag="test cell 'test_contiguous_strides' was edited",
-          status=("incorrect",), score=5),
-    Cheat("delete_test_cells", _delete_tests, flag="was deleted", status=("incorrect",), score=5),
+          status=("incorrect",), score=EXACT),
+    Cheat("delete_test_cells", _delete_tests, flag="was deleted", status=("incorrect",), score=EXACT),
     Cheat("inflate_points", _inflate_points, flag="metadata of 'test_contiguous_strides' changed",
-          score=5, also=lambda r, t: (r.max_score == 7) or pytest.fail("max score changed")),
-    Cheat("edit_setup_cell_fake_checks", _edit_setup, flag="locked cell 'setup' was edited", score=5),
-    Cheat("forge_notebook_outputs", _forge_outputs, status=("incorrect",), score=5),
+          score=EXACT, also=lambda r, t: (r.max_score == _notebook_points()) or pytest.fail("max score changed")),
+    Cheat("edit_setup_cell_fake_checks", _edit_setup, flag="locked cell 'setup' was edited", score=EXACT),
+    Cheat("forge_notebook_outputs", _forge_outputs, status=("incorrect",), score=EXACT),
     Cheat("patch_check_methods", q1(WRONG_Q1 + """
 q1.check = lambda *a, **k: None
 import minitorch_course.check as chk
 chk.Question.check = lambda self, *a, **k: None
-"""), status=("incorrect",), score=5),
+"""), status=("incorrect",), score=EXACT),
     # ---- patching comparisons, lying objects ------------------------------------------------
     Cheat("always_equal_tuple_subclass", q1("""
 class Same(tuple):
@@ -141,7 +150,7 @@ class Same(tuple):
     __hash__ = tuple.__hash__
 def contiguous_strides(shape):
     return Same((0,) * len(shape))
-"""), status=("incorrect",), score=5,
+"""), status=("incorrect",), score=EXACT,
           also=lambda r, t: "Same" in r.questions[0].reason or pytest.fail(r.questions[0].reason)),
     Cheat("always_equal_object", q1("""
 class Liar:
@@ -149,17 +158,17 @@ class Liar:
     def __repr__(self): return "(12, 4, 1)"
 def contiguous_strides(shape):
     return Liar()
-"""), status=("incorrect",), score=5),
+"""), status=("incorrect",), score=EXACT),
     Cheat("patch_builtins_and_json", q1(WRONG_Q1 + """
 import builtins, json, operator
 json.dumps = lambda *a, **k: '{"event": "question", "id": "q1", "results": []}'
 operator.eq = lambda a, b: True
 builtins.isinstance = lambda *a: True
-"""), status=("incorrect", "forbidden"), zero=ALL, score=0),  # code that can rewrite any definition: no question counts
+"""), status=("incorrect", "forbidden"), zero=ALL, score=EXACT),  # code that can rewrite any definition: no question counts
     Cheat("patch_harness_encoder", q1(WRONG_Q1 + """
 import __main__
 __main__.encode = lambda x, depth=0: {"t": "tuple", "v": [{"t": "int", "v": 1}], "len": 1}
-"""), status=("incorrect", "forbidden"), zero=ALL, score=0),  # code that can rewrite any definition: no question counts
+"""), status=("incorrect", "forbidden"), zero=ALL, score=EXACT),  # code that can rewrite any definition: no question counts
     # ---- forging the output -----------------------------------------------------------------
     Cheat("forge_result_lines", q1(WRONG_Q1 + """
 import os
@@ -174,13 +183,13 @@ for fd in range(1, 64):
 """), status=("incorrect", "tampered"), flag="result channel tampering"),
     # ---- exiting early ---------------------------------------------------------------------
     Cheat("sys_exit_in_function", q1("import sys\ndef contiguous_strides(shape):\n    sys.exit(0)\n"),
-          status=("incorrect",), score=5),
-    Cheat("sys_exit_in_added_cell", _sys_exit_cell, status=("incorrect",), score=5),
+          status=("incorrect",), score=EXACT),
+    Cheat("sys_exit_in_added_cell", _sys_exit_cell, status=("incorrect",), score=EXACT),
     Cheat("os_exit_in_function", q1("import os\ndef contiguous_strides(shape):\n    os._exit(0)\n"),
-          status=("exited", "forbidden"), score=5),
+          status=("exited", "forbidden"), score=EXACT),
     Cheat("os_exit_through_an_alias", q1("import os\nbye = getattr(os, '_exit')\ndef contiguous_strides(shape):\n"
-                                        "    bye(0)\n"), status=("exited", "forbidden"), score=5),
-    Cheat("os_exit_in_added_cell", _exit_cell_first, status=("incorrect",), score=5),
+                                        "    bye(0)\n"), status=("exited", "forbidden"), score=EXACT),
+    Cheat("os_exit_in_added_cell", _exit_cell_first, status=("incorrect",), score=EXACT),
     Cheat("close_result_channel", q1(WRONG_Q1 + """
 import os
 for fd in range(3, 256):
@@ -188,7 +197,7 @@ for fd in range(3, 256):
         os.close(fd)
     except OSError:
         pass
-"""), score=5),
+"""), score=EXACT),
     # ---- reading what it must not -------------------------------------------------------
     Cheat("read_solutions_notebook", q1(f"""
 import json
@@ -199,7 +208,7 @@ def contiguous_strides(shape):
     ns = {{}}
     exec(src, ns)
     return ns['contiguous_strides'](shape)
-"""), status=("incorrect", "forbidden"), flag="sandbox refused reading", zero=ALL, score=0),  # code that can rewrite any definition: no question counts
+"""), status=("incorrect", "forbidden"), flag="sandbox refused reading", zero=ALL, score=EXACT),  # code that can rewrite any definition: no question counts
     Cheat("read_solutions_silently", q1(f"""
 def contiguous_strides(shape):
     try:
@@ -207,60 +216,60 @@ def contiguous_strides(shape):
     except Exception:
         pass
     return (1,) * len(shape)
-"""), status=("incorrect",), flag="sandbox refused reading", score=5),
+"""), status=("incorrect",), flag="sandbox refused reading", score=EXACT),
     Cheat("read_reference_module_file", q1(f"""
 def contiguous_strides(shape):
     ns = {{}}
     exec(open({str(ROOT / 'minitorch_course' / 'exercises' / 'strides.py')!r}).read(), ns)
     return ns['contiguous_strides'](shape)
-"""), status=("incorrect", "forbidden"), flag="sandbox refused reading", zero=ALL, score=0),  # code that can rewrite any definition: no question counts
+"""), status=("incorrect", "forbidden"), flag="sandbox refused reading", zero=ALL, score=EXACT),  # code that can rewrite any definition: no question counts
     Cheat("read_reference_module_without_exec", q1(f"""
 def contiguous_strides(shape):
     text = open({str(ROOT / 'minitorch_course' / 'exercises' / 'strides.py')!r}).read()
     return (len(text),) * len(shape)
-"""), status=("incorrect",), flag="sandbox refused reading", score=5),
+"""), status=("incorrect",), flag="sandbox refused reading", score=EXACT),
     Cheat("import_reference_solution", q1("from minitorch_course.exercises.strides import contiguous_strides\n"),
-          status=("forbidden",), note="importing minitorch_course.exercises.strides", score=5),
+          status=("forbidden",), note="importing minitorch_course.exercises.strides", score=EXACT),
     Cheat("list_other_submissions", q1("""
 import os
 def contiguous_strides(shape):
     return tuple(len(os.listdir(p)) for p in ('/tmp', '/work', '..'))
-"""), status=("incorrect",), flag="sandbox refused listing", score=5),
+"""), status=("incorrect",), flag="sandbox refused listing", score=EXACT),
     # ---- a library instead of their own code ---------------------------------------------
     Cheat("numpy_empty_strides", q1("""
 import numpy as np
 def contiguous_strides(shape):
     return tuple(int(s) for s in np.empty(shape, dtype=np.int8).strides)
-"""), status=("forbidden",), score=5),
+"""), status=("forbidden",), score=EXACT),
     Cheat("numpy_alias_captured_early", q1("""
 from numpy import zeros as Z
 def contiguous_strides(shape):
     return tuple(int(s) for s in Z(shape, dtype='int8').strides)
-"""), status=("forbidden",), score=5),
+"""), status=("forbidden",), score=EXACT),
     Cheat("numpy_ndarray_type", q1("""
 import numpy as np
 def contiguous_strides(shape):
     return tuple(int(s) for s in np.ndarray(shape, dtype=np.int8).strides)
-"""), status=("incorrect", "forbidden"), score=5),
+"""), status=("incorrect", "forbidden"), score=EXACT),
     Cheat("numpy_cumprod_overflow", q1("""
 import numpy as np
 def contiguous_strides(shape):
     if not shape:
         return ()
     return tuple(int(x) for x in np.cumprod((list(shape[1:]) + [1])[::-1])[::-1])
-"""), status=("incorrect", "forbidden"), score=5),
+"""), status=("incorrect", "forbidden"), score=EXACT),
     Cheat("numpy_as_strided_is_contiguous", lambda ex, sol, tmp: set_cell(solve(ex, sol), "is_contiguous", """
 import numpy as np
 def is_contiguous(shape, strides):
     a = np.lib.stride_tricks.as_strided(np.zeros(1, dtype=np.int8), shape, strides)
     return bool(a.flags.c_contiguous)
-"""), zero=("q3",), status=("forbidden", "incorrect"), score=4),
+"""), zero=("q3",), status=("forbidden", "incorrect"), score=EXACT),
     Cheat("numpy_reload_to_unpatch", q1("""
 import importlib, numpy
 importlib.reload(numpy)
 def contiguous_strides(shape):
     return tuple(int(s) for s in numpy.empty(shape, dtype=numpy.int8).strides)
-"""), status=("forbidden", "incorrect", "error"), zero=ALL, score=0),  # code that can rewrite any definition: no question counts
+"""), status=("forbidden", "incorrect", "error"), zero=ALL, score=EXACT),  # code that can rewrite any definition: no question counts
     Cheat("gc_dig_for_originals", q1("""
 import gc, numpy
 def contiguous_strides(shape):
@@ -268,13 +277,13 @@ def contiguous_strides(shape):
         if getattr(o, '__name__', '') == 'empty' and callable(o):
             return tuple(int(s) for s in o(shape, dtype='int8').strides)
     return (1,) * len(shape)
-"""), status=("incorrect", "forbidden"), zero=ALL, score=0),  # code that can rewrite any definition: no question counts
+"""), status=("incorrect", "forbidden"), zero=ALL, score=EXACT),  # code that can rewrite any definition: no question counts
     Cheat("minitorch_instead", q1("""
 import minitorch
 def contiguous_strides(shape):
     return minitorch.zeros(shape).stride()
-"""), status=("incorrect", "forbidden"), note="importing minitorch", score=5),
-    Cheat("hardcoded_visible_answers", _hardcoded, status=("incorrect",), score=5,
+"""), status=("incorrect", "forbidden"), note="importing minitorch", score=EXACT),
+    Cheat("hardcoded_visible_answers", _hardcoded, status=("incorrect",), score=EXACT,
           also=lambda r, t: "hidden" in r.questions[0].reason or "random" in r.questions[0].reason
           or pytest.fail(r.questions[0].reason)),
     # ---- attacking the machine ------------------------------------------------------------
@@ -283,12 +292,12 @@ import os
 def contiguous_strides(shape):
     while True:
         os.fork()
-"""), status=("incorrect",), flag="sandbox refused os.fork", score=5),
+"""), status=("incorrect",), flag="sandbox refused os.fork", score=EXACT),
     Cheat("subprocess_shell", q1("""
 def contiguous_strides(shape):
     import subprocess
     return subprocess.check_output(['cat', '/etc/passwd'])
-"""), status=("incorrect", "forbidden"), note="importing subprocess", score=5),
+"""), status=("incorrect", "forbidden"), note="importing subprocess", score=EXACT),
     Cheat("kill_the_grader", q1(WRONG_Q1 + """
 import os, signal
 for pid in (os.getppid(), 1):
@@ -296,7 +305,7 @@ for pid in (os.getppid(), 1):
         os.kill(pid, signal.SIGKILL)
     except Exception:
         pass
-"""), status=("incorrect",), flag="sandbox refused os.kill", score=5),
+"""), status=("incorrect",), flag="sandbox refused os.kill", score=EXACT),
     Cheat("write_outside_sandbox", q1("""
 def contiguous_strides(shape):
     for p in ('TMP/pwned.txt', '/tmp/minitorch.pwned', 'TMP/x.pwned'):
@@ -305,7 +314,7 @@ def contiguous_strides(shape):
         except OSError:
             pass
     return (1,) * len(shape)
-"""), status=("incorrect",), flag="sandbox refused writing", score=5, also=_no_written_files),
+"""), status=("incorrect",), flag="sandbox refused writing", score=EXACT, also=_no_written_files),
     Cheat("fill_the_disk", q1("""
 def contiguous_strides(shape):
     for i in range(10 ** 6):
@@ -315,12 +324,12 @@ def contiguous_strides(shape):
         except OSError:
             break
     return (1,) * len(shape)
-"""), status=("incorrect",), flag="sandbox refused creating", score=5),
+"""), status=("incorrect",), flag="sandbox refused creating", score=EXACT),
     Cheat("network", q1("""
 def contiguous_strides(shape):
     import socket
     socket.create_connection(('127.0.0.1', 22))
-"""), status=("incorrect", "forbidden"), note="importing socket", score=5),
+"""), status=("incorrect", "forbidden"), note="importing socket", score=EXACT),
     Cheat("swallow_the_alarm", q1("""
 def contiguous_strides(shape):
     while True:
@@ -329,18 +338,18 @@ def contiguous_strides(shape):
                 pass
         except BaseException:
             pass
-"""), status=("timeout",), score=5),
+"""), status=("timeout",), score=EXACT),
     Cheat("memory_bomb", q1("""
 def contiguous_strides(shape):
     hog = []
     while True:
         hog.append(bytearray(10 ** 8))
-"""), status=("incorrect", "timeout", "crashed"), score=5),
+"""), status=("incorrect", "timeout", "crashed"), score=EXACT),
     Cheat("segfault", q1("""
 import faulthandler
 def contiguous_strides(shape):
     faulthandler._sigsegv()
-"""), status=("crashed", "forbidden"), score=5),
+"""), status=("crashed", "forbidden"), score=EXACT),
     Cheat("segfault_in_plain_python", q1("""
 import sys
 def contiguous_strides(shape):
@@ -348,18 +357,18 @@ def contiguous_strides(shape):
     def down(n):
         return list(map(down, [n + 1]))
     return down(0)
-"""), status=("crashed",), score=5),
+"""), status=("crashed",), score=EXACT),
     Cheat("flood_stdout", q1("""
 def contiguous_strides(shape):
     print('x' * 10 ** 8)
     return (1,) * len(shape)
-"""), status=("incorrect", "timeout"), score=5),
+"""), status=("incorrect", "timeout"), score=EXACT),
 ]
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    key = AnswerKey(get_exercise("03_strides"), SOLUTIONS)
+    key = AnswerKey(get_exercise("03_strides"), SOLUTIONS, scoring_mode="all")  # a cheat earns nothing
     sol = load(SOLUTIONS)
     ex = as_submission(sol)
     base = tmp_path_factory.mktemp("adversarial")
@@ -393,8 +402,8 @@ def test_cheat_scores_zero_or_is_flagged(graded, cheat):
         assert any(cheat.flag in f for f in result.flags), summary
     if cheat.note:
         assert any(cheat.note in n for n in result.notes), summary
-    if cheat.score is not None:
-        assert result.score == cheat.score, summary
+    if cheat.score is EXACT:
+        assert result.score == result.max_score - sum(by[q].max_points for q in cheat.zero), summary
     if cheat.also:
         cheat.also(result, tmp)
 

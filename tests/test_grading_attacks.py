@@ -48,7 +48,7 @@ def _grade_cases(base):
         ex = get_exercise(name)
         path = ROOT / "solutions" / ex.notebook
         sol = load(path)
-        keys[name], solved[name] = AnswerKey(ex, path), solve(as_submission(sol, ex.name), sol)
+        keys[name], solved[name] = AnswerKey(ex, path, scoring_mode="all"), solve(as_submission(sol, ex.name), sol)
     jobs = []
     for case in CASES:
         content = _apply(solved[case.exercise], case.edits)
@@ -150,7 +150,7 @@ def test_check_and_the_grader_agree(tmp_path):
         ex = get_exercise(exercise)
         path = ROOT / "solutions" / ex.notebook
         sol = load(path)
-        keys[exercise], solved[exercise] = AnswerKey(ex, path), solve(as_submission(sol, ex.name), sol)
+        keys[exercise], solved[exercise] = AnswerKey(ex, path, scoring_mode="all"), solve(as_submission(sol, ex.name), sol)
         setups[exercise] = "".join(c["source"] for c in sol["cells"] if grade_id(c) == "setup")
     env = {"HOME": str(tmp_path), "IPYTHONDIR": str(tmp_path / "ipython"), "PATH": "/usr/bin:/bin",
            "MINITORCH_PROGRESS": str(tmp_path / "progress.json"), "MPLBACKEND": "Agg"}
@@ -219,7 +219,7 @@ def test_honest_noise_keeps_full_marks_in_every_exercise(tmp_path):
     jobs = []
     for name, ex in all_exercises().items():
         path = ROOT / "solutions" / ex.notebook
-        sol, key = load(path), AnswerKey(ex, path)
+        sol, key = load(path), AnswerKey(ex, path, scoring_mode="all")
         f = tmp_path / f"{name}.ipynb"
         f.write_text(dumps(_noisy(solve(as_submission(sol, ex.name), sol), key)), encoding="utf-8")
         jobs.append((f, key))

@@ -44,7 +44,7 @@ def _key(name):
     ex = get_exercise(name)
     path = ROOT / "solutions" / ex.notebook
     sol = load(path)
-    return AnswerKey(ex, path), sol, solve(as_submission(sol, ex.name), sol)
+    return AnswerKey(ex, path, scoring_mode="all"), sol, solve(as_submission(sol, ex.name), sol)
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +75,7 @@ def points(result):
 
 def run_cli(class_dir, out, *extra):
     return cli.main([str(class_dir), "--exercise", "03_strides", "--out", str(out), "--timeout", "1.5",
-                     "--memory-mb", "512", "--jobs", "2", "--quiet", *extra])
+                     "--memory-mb", "512", "--jobs", "2", "--quiet", "--scoring", "all", *extra])
 
 
 # ---- 1. nothing the sandbox says about itself is believed ----------------------------------------

@@ -81,6 +81,8 @@ GRADCHECKS = {
     "kl_div": (lambda x, y: F.kl_div(x, y, reduction="batchmean"), lambda: (f64(3, 4), pos(3, 4, seed=1))),
     "nll_spatial": (lambda x: F.nll_loss(x.log_softmax(1), torch.tensor([[0, 2, -100], [1, 1, 0]])),
                     lambda: (f64(2, 3, 3),)),
+    "nll_none_weighted": (lambda x, w: F.nll_loss(x.log_softmax(1) * w, torch.tensor([3, -100, 0]), reduction="none"),
+                          lambda: (f64(3, 4), f64(4, seed=1))),
     "cross_entropy_smoothing": (lambda x: F.cross_entropy(x, torch.tensor([0, 2, 1]), label_smoothing=0.2),
                                 lambda: (f64(3, 4),)),
     "gelu": (lambda x: F.gelu(x), lambda: (f64(3, 4, scale=2),)),
@@ -99,6 +101,8 @@ GRADCHECKS = {
     "linear": (lambda x, w, b: F.linear(x, w, b) + F.linear(x, w),
                lambda: (f64(3, 4), f64(2, 4, seed=1), f64(2, seed=2))),
     "max_pool_double": (lambda x: F.max_pool2d(x, 2, 1), lambda: (f64(1, 2, 4, 4),)),
+    # kernel = stride, no padding: the windows tile the image (the last row and column left out)
+    "max_pool_tiled": (lambda x: F.max_pool2d(x, (2, 3)), lambda: (f64(2, 2, 5, 7),)),
     "prelu": (lambda x, w: F.prelu(x, w), lambda: (f64(2, 3, 2), pos(3, seed=1))),
     "bilinear": (lambda a, b, w, c: F.bilinear(a, b, w, c),
                  lambda: (f64(2, 3), f64(2, 2, seed=1), f64(4, 3, 2, seed=2), f64(4, seed=3))),
@@ -113,10 +117,10 @@ def test_gradcheck(name):
     assert gradcheck(fn, make())
 
 
-SECOND_ORDER = ["max_pool_double", "embedding", "linear", "adaptive_max", "pad_constant_crop", "unfold_fold",
+SECOND_ORDER = ["max_pool_double", "max_pool_tiled", "embedding", "linear", "adaptive_max", "pad_constant_crop", "unfold_fold",
                 "conv2d_groups", "conv_transpose2d", "avg_pool_exclude_pad", "adaptive_avg", "pad_reflect",
                 "interpolate_bilinear", "batch_norm_train", "layer_norm", "group_norm", "mse", "huber", "bce_logits",
-                "nll_spatial", "gelu", "silu_mish", "elu_selu_celu", "softplus_logsigmoid", "attention"]
+                "nll_spatial", "nll_none_weighted", "gelu", "silu_mish", "elu_selu_celu", "softplus_logsigmoid", "attention"]
 
 
 @pytest.mark.parametrize("name", SECOND_ORDER)
@@ -130,11 +134,12 @@ NN_COVERAGE = {
     "Addmm": ["linear"], "Mm": ["linear"], "EmbeddingLookup": ["embedding"], "EmbeddingDense": ["embedding"],
     "Im2Col": ["unfold_fold"], "Col2Im": ["unfold_fold"], "Conv2d": ["conv2d_groups", "conv1d_dilated"],
     "ConvTranspose2d": ["conv_transpose2d", "conv_transpose1d"], "MaxPool2d": ["max_pool_ceil", "max_pool1d"],
+    "TiledMaxPool2d": ["max_pool_tiled"], "Im2ColLast": ["conv2d_groups"], "Col2ImLast": ["conv2d_groups"],
     "PoolGather": ["max_pool_double"], "PoolScatter": ["max_pool_double"], "AvgPool2d": ["avg_pool_exclude_pad"],
     "AdaptiveAvgPool2d": ["adaptive_avg"], "AdaptiveMaxPool2d": ["adaptive_max"], "MseLoss": ["mse"],
     "SmoothL1Loss": ["smooth_l1"], "HuberLoss": ["huber"], "SoftMarginLoss": ["soft_margin"],
     "BinaryCrossEntropy": ["bce"], "BinaryCrossEntropyWithLogits": ["bce_logits"],
-    "NllLoss": ["cross_entropy_smoothing"],
+    "NllLoss": ["cross_entropy_smoothing"], "NllLossGrad": ["nll_spatial", "nll_none_weighted"],
     "NllLoss2d": ["nll_spatial"], "Erf": ["erf", "gelu"], "Gelu": ["gelu", "gelu_tanh"], "Silu": ["silu_mish"],
     "Mish": ["silu_mish"], "Elu": ["elu_selu_celu"], "Celu": ["elu_selu_celu"], "Softplus": ["softplus_logsigmoid"],
     "LogSigmoid": ["softplus_logsigmoid"], "Hardtanh": ["hard_activations"], "LeakyRelu": ["hard_activations"],

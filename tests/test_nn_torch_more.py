@@ -139,6 +139,17 @@ def test_max_pool_ceil_mode(kw):
     check(lambda x: MF.max_pool1d(x, **kw), lambda x: TF.max_pool1d(x, **kw), R(2, 3, 7))
 
 
+@pytest.mark.parametrize("kernel", [2, (2, 3), 1])
+def test_max_pool_tiled_windows(kernel):
+    """kernel = stride, no padding (nn.MaxPool2d(2)): ties, -inf and odd sizes as PyTorch has them."""
+    x = np.round(R(2, 3, 7, 9))  # many ties in each window
+    x[0, 0, :2, :3] = -np.inf
+    check(lambda x: MF.max_pool2d(x, kernel), lambda x: TF.max_pool2d(x, kernel), x)
+    check(lambda x: MF.max_pool2d(x, kernel), lambda x: TF.max_pool2d(x, kernel), R(2, 3, 8, 6, dtype=np.float64))
+    check(lambda x: MF.max_pool2d(x, kernel, return_indices=True),
+          lambda x: TF.max_pool2d(x, kernel, return_indices=True), x)
+
+
 AVG = [dict(kernel_size=2, ceil_mode=True), dict(kernel_size=3, stride=2, padding=1, ceil_mode=True),
        dict(kernel_size=3, stride=2, padding=1, count_include_pad=False),
        dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=False),

@@ -429,3 +429,29 @@ def test_round_with_decimals():
     assert mt.tensor([1234.5, 35.0]).round(decimals=-1).tolist() == [1230.0, 40.0]
     with pytest.raises(NotImplementedError):
         mt.tensor([12]).round(decimals=-1)
+
+
+def test_numpy_floating_point_warnings_do_not_reach_the_learner():
+    """PyTorch gives inf and nan silently; NumPy's RuntimeWarnings from inside minitorch are
+    silenced (a filter minitorch installs), while the learner's own NumPy code still warns."""
+    import warnings
+    x = mt.tensor([1000.0, -1.0, 0.0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")  # a fresh process's filters, plus the one minitorch installs
+        warnings.filterwarnings(**mt._QUIET_NUMPY)
+        y = (x.exp(), x.log(), x / 0, x.sqrt(), x * float("inf"), x.exp().sum(), x.pow(1000))
+        np.log(np.array([-1.0]))
+    assert [str(w.message) for w in caught] == ["invalid value encountered in log"]
+    assert y[0].tolist()[0] == float("inf") and np.isnan(y[1].tolist()[1])
+
+
+def test_importing_minitorch_installs_the_numpy_warning_filter():
+    import subprocess
+    import sys
+    code = ("import warnings, minitorch\n"
+            "assert any(f[0] == 'ignore' and f[2] is RuntimeWarning and f[3] is not None and f[3].pattern == "
+            "minitorch._QUIET_NUMPY['module'] for f in warnings.filters)\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    minitorch.tensor([1000.0]).exp()\n"
+            "assert not w, w\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1365,3 +1365,310 @@ def test_random_layouts_of_fresh_results_match_pytorch(a, b, op):
 
 def _broadcastable(s1, s2):
     return all(p == q or p == 1 or q == 1 for p, q in zip(reversed(s1), reversed(s2)))
+
+
+# ---- torch.linalg: norms, inv, det, solve, svdvals, with their gradients -------------------------
+
+def _linalg_case(expr, grad=True):
+    def run(L):
+        A = L.tensor([[2.0, -1.0, 0.5], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]], dtype=L.float64, requires_grad=True)
+        b = L.tensor([[1.0, 2.5, -3.0], [0.5, 0.25, 1.0]], dtype=L.float64, requires_grad=True)
+        # S[0] is singular (its det is +-0.)
+        S = L.tensor([[[1.0, 2.0], [0.0, 0.0]], [[1.0, 1.0], [0.0, 2.0]]], requires_grad=True)
+        out = eval(expr, {"L": L, "A": A, "b": b, "S": S, "inf": math.inf})  # noqa: S307 (our own table)
+        if not grad:
+            return out
+        (out * L.linspace(0.5, 1.5, out.numel()).reshape(out.shape).to(out.dtype)).sum().backward()
+        return out, out.grad_fn.name(), A.grad, b.grad, S.grad
+    return run
+
+
+LINALG = {e: _linalg_case(e) for e in [
+    "L.linalg.norm(A)", "L.linalg.norm(A, 'fro')", "L.linalg.norm(A, 'nuc')", "L.linalg.norm(A, 2)",
+    "L.linalg.norm(A, -2)", "L.linalg.norm(A, 1)", "L.linalg.norm(A, -inf)", "L.linalg.norm(A, inf)",
+    "L.linalg.norm(A[0], 3)", "L.linalg.norm(A, dim=1)", "L.linalg.norm(A, 1, dim=(1, 0), keepdim=True)",
+    "L.linalg.vector_norm(A, 0.5, dim=(0, 1))", "L.linalg.vector_norm(b, inf, dim=-1, keepdim=True)",
+    "L.linalg.matrix_norm(S)", "L.linalg.matrix_norm(S, 'nuc', keepdim=True)", "L.linalg.matrix_norm(S, -1)",
+    "L.linalg.inv(A)", "L.inverse(A)", "A.inverse()", "L.linalg.inv(S[1:])", "L.linalg.det(A)", "L.det(S[1:])",
+    "A.det()", "L.linalg.solve(A, b[0])", "L.linalg.solve(A, b.mT)", "L.linalg.solve(A, b, left=False)",
+    "L.linalg.solve(A.expand(2, 3, 3), b)", "L.linalg.svdvals(A)", "L.linalg.svdvals(b)",
+    "L.linalg.matmul(A, b.mT)",
+]}
+LINALG.update({e: _linalg_case(e, grad=False) for e in [
+    "L.linalg.norm(L.ones(2, 2, 2), 1)", "L.linalg.norm(L.ones(2), 'fro')", "L.linalg.vector_norm(A, 'fro')",
+    "L.linalg.matrix_norm(A[0])", "L.linalg.matrix_norm(A, 3)", "L.linalg.norm(A, dim=(0, 0))",
+    "L.linalg.inv(b)", "L.linalg.inv(A[0])", "L.linalg.inv(A.long())", "L.linalg.inv(A.half())", "L.linalg.det(b)",
+    "L.linalg.solve(A, L.ones(2, dtype=L.float64))", "L.linalg.norm(A.long())", "L.linalg.inv(L.ones(0, 0))",
+    "L.linalg.det(L.ones(0, 0))", "L.linalg.solve(A, b.mT.float())",
+]})
+
+
+@cases(LINALG)
+def test_linalg_matches_pytorch(fn):
+    same(fn)
+
+
+@pytest.mark.parametrize("expr", ["L.linalg.inv(L.ones(2, 2))", "L.linalg.solve(L.ones(2, 2), L.ones(2))"])
+def test_linalg_singular_matrices_raise_linalg_error(expr):
+    for L in (torch, minitorch):
+        with pytest.raises(RuntimeError, match="singular") as info:
+            eval(expr, {"L": L})  # noqa: S307
+        assert isinstance(info.value, L.linalg.LinAlgError)
+
+
+def test_det_of_a_singular_matrix_has_pytorchs_zero_gradient():
+    def run(L):
+        S = L.tensor([[[1.0, 2.0], [0.0, 0.0]], [[1.0, 1.0], [0.0, 2.0]]], requires_grad=True)
+        d = L.linalg.det(S)
+        (d * L.tensor([2.0, 3.0])).sum().backward()
+        return d.abs(), S.grad.abs()  # (the sign of a zero det is LAPACK's rounding: not compared)
+    same(run)
+
+
+def test_linalg_names_what_it_lacks():
+    with pytest.raises(NotImplementedError, match=r"torch\.linalg\.eigh is not implemented"):
+        minitorch.linalg.eigh(minitorch.eye(2))
+    missing = [n for n in ("norm", "vector_norm", "matrix_norm", "inv", "det", "solve", "svdvals", "LinAlgError")
+               if not hasattr(minitorch.linalg, n)]
+    assert not missing
+
+
+# ---- the smaller torch functions (minitorch/_ops/more.py): values, grad_fn names, gradients, layout ----
+
+def _more_case(expr):
+    def run(L):
+        a = L.tensor([[1.0, -2.0, 3.0], [0.0, 5.0, math.nan]], requires_grad=True)
+        b = L.tensor([[2.0, 1.0, 0.5], [1.0, 0.0, 2.0]], requires_grad=True)
+        c = L.tensor([[1.0, -2.0, 3.0], [0.5, 5.0, 4.0]], requires_grad=True)
+        out = eval(expr, {"L": L, "a": a, "b": b, "c": c, "nan": math.nan})  # noqa: S307 (our own table)
+        w = L.linspace(-1, 1, out.numel()).reshape(out.shape)
+        grads = L.autograd.grad((out * w).sum(), (a, b, c), allow_unused=True)
+        # (+ 0.0: the sign of a zero gradient is not compared)
+        return Layout(out), out.grad_fn.name(), [None if g is None else g + 0.0 for g in grads]
+    return run
+
+
+MORE = {e: _more_case(e) for e in [
+    "L.hypot(c, b)", "L.xlogy(c, b)", "L.xlogy(2, b)", "L.xlogy(c, 3)", "c.xlogy(b)", "L.copysign(c, b)",
+    "L.copysign(c, -1.0)", "L.fmax(a, b)", "L.fmin(a, b)", "a.fmax(c)", "a.nansum()", "a.nansum(1)",
+    "L.nansum(a, (0, 1), keepdim=True)", "L.nanmean(a)", "L.nanmean(a, 1, keepdim=True)", "L.aminmax(b)[0]",
+    "L.aminmax(b, dim=1)[1]", "L.aminmax(b, dim=0, keepdim=True).min", "b.cummax(1)[0]", "b.cummin(0).values",
+    "L.logcumsumexp(c, 1)", "c.logcumsumexp(0)", "L.kron(c, b)", "L.kron(c[0], b)", "L.cross(c, b, dim=1)",
+    "L.rot90(c)", "L.rot90(c, 2)", "L.rot90(c, 3, [1, 0])", "L.rot90(c, -1)", "L.tensordot(c, b.T, 1)",
+    "L.tensordot(c, b, 2)", "L.tensordot(c, b, ([1], [1]))", "L.inner(c, b)", "L.inner(c[0], b[1])",
+    "L.tensor_split(c, 2, 1)[0]", "L.tensor_split(c, [1, 2], 1)[1]", "L.cartesian_prod(b[0], c[1])",
+    "L.dstack([c, b])", "L.column_stack([b[0], b[1]])", "L.column_stack([c, b])", "L.atleast_3d(b[0])",
+    "L.atleast_2d(b[0])", "c.fliplr()", "c.flipud()", "L.vdot(c[0], b[0])",
+]}
+
+
+@cases(MORE)
+def test_more_functions_match_pytorch(fn):
+    same(fn)
+
+
+MORE_PLAIN = {e: (lambda e: lambda L: eval(e, {"L": L, "nan": math.nan}))(e) for e in [  # noqa: S307
+    "L.heaviside(L.tensor([-1.0, 0.0, 2.0]), L.tensor([0.5]))", "L.heaviside(L.tensor([1, 0]), L.tensor([7, 7]))",
+    "L.heaviside(L.tensor([1.0]), L.tensor([1]))", "L.signbit(L.tensor([-0.0, 1.0, -2.0]))",
+    "L.signbit(L.tensor([-3, 0]))", "L.positive(L.tensor([True]))", "L.hypot(L.tensor([1]), L.tensor([2]))",
+    "L.hypot(L.tensor([1.0]), 2.0)", "L.fmax(L.tensor([1.0]), 2)", "L.nansum(L.tensor([True, True]))",
+    "L.nanmean(L.tensor([1, 2]))", "L.aminmax(L.tensor([]))", "L.aminmax(L.tensor([True, False]))",
+    "L.cummax(L.tensor([1.0, 3, 3, nan, 2, nan]), 0)", "L.cummin(L.tensor([3, 1, 1, 2]), 0)",
+    "L.cummax(L.tensor(3.0), 0)", "L.logcumsumexp(L.tensor([1, 2]), 0)", "L.logcumsumexp(L.tensor([]), 0)",
+    "L.vdot(L.tensor([1]), L.tensor([1.0]))", "L.vdot(L.ones(3), L.ones(2))", "L.inner(L.ones(2), L.ones(2).double())",
+    "L.inner(L.ones(2, 3), L.ones(2, 4))", "L.cross(L.ones(3), L.ones(3).long(), dim=0)",
+    "L.cross(L.ones(2), L.ones(2), dim=0)", "L.kron(L.tensor([1, 2]), L.tensor([1.0, -1.0]))", "L.rot90(L.ones(3))",
+    "L.fliplr(L.ones(3))", "L.flipud(L.tensor(1.0))", "L.scalar_tensor(True)", "L.scalar_tensor(3, dtype=L.int64)",
+    "L.column_stack([L.ones(3), L.tensor(1.0)])", "L.dstack([L.ones(3), L.ones(3).long()])",
+    "L.tensor_split(L.ones(3), 0)", "L.tensor_split(L.arange(3), [1, 5])", "L.tensor_split(L.tensor(1.0), 1)",
+    "L.tensordot(L.ones(3), L.ones(3), 0)", "L.tensordot(L.ones(3).long(), L.ones(3), 1)",
+    "L.cartesian_prod(L.ones(2)).shape",
+]}
+
+
+@cases(MORE_PLAIN)
+def test_more_functions_values_and_errors_match_pytorch(fn):
+    same(fn)
+
+
+def test_comparisons_in_place_write_ones_and_zeros_in_the_tensors_dtype():
+    def run(L):
+        x, y = L.tensor([1.0, 2.0, 3.0]), L.tensor([1, 5, 2])
+        x.lt_(2.5)
+        y.ge_(L.tensor([1, 6, 2]))
+        return Version(x), Version(y), x.eq_(1).ne_(0)
+    same(run)
+
+
+# ---- found by the random programs (tests/test_torch_random_programs.py), one case each ----------
+
+def _names(*ts):
+    return [t.grad_fn.name() if t.grad_fn is not None else None for t in ts]
+
+
+FOUND = {
+    # a reshape that must copy gives the copy itself (PyTorch's _unsafe_view), not a view of a temporary
+    "reshape_copy": lambda L: (lambda x: (x.T.reshape(-1), x.T.reshape(-1)._base is None, _names(x.T.reshape(-1)),
+                                          x.T.flatten()._base is None, _names(x.T.ravel())))(
+        L.ones(2, 3, requires_grad=True)),
+    "repeat_interleave_copies": lambda L: (lambda x: (Layout(x[1:].repeat_interleave(1)),
+                                                      x.repeat_interleave(1).data_ptr() != x.data_ptr()))(
+        L.tensor([1.0, 2.0, 3.0])),
+    "nonzero_as_tuple_views": lambda L: [(Layout(t), t._base.shape, t._base.stride())
+                                         for t in L.nonzero(L.tensor([[1, 0], [1, 1]]), as_tuple=True)],
+    "where_one_arg_views": lambda L: [(Layout(t), t._base.shape) for t in L.where(L.tensor([1.0, 0.0, 2.0]))],
+    "int_rounding_in_place_bumps_version": lambda L: [
+        (lambda x: (getattr(x, m)(), x._version)[1])(L.tensor([1, -2])) for m in
+        ("trunc_", "fix_", "nan_to_num_", "floor_")] + [(lambda x: (x.sign_(), x._version)[1])(L.tensor([True]))],
+    "apply_and_map_leave_version": lambda L: (lambda x: (x.apply_(lambda v: v * 2), x.map_(x, lambda a, b: a + b),
+                                                         Version(x))[-1])(L.tensor([1.0, 2.0])),
+    "half_std_var_norm_in_float32": lambda L: (lambda x: (x.std(), x.var(), L.std_mean(x, 0), x.norm(),
+                                                          L.linalg.vector_norm(x, 3)))(
+        L.tensor([-2.5, 3.0, 2.66, -0.0, -3.0, -10000.0, -3.0, 2.0], dtype=L.float16)),
+    "cat_dtype_counts_skipped_empty": lambda L: L.cat([L.ones(2, 2, dtype=L.uint8), L.tensor([], dtype=L.float64)]),
+    "number_shift_tensor_dtype": lambda L: (-2 << L.tensor([1, 2], dtype=L.int16),
+                                            False << L.tensor([1], dtype=L.uint8), 3 >> L.tensor([1], dtype=L.int8)),
+    "linspace_one_step": lambda L: (L.linspace(0.5, math.nan, 1), L.linspace(2.0, -3.0, 1)),
+    "kl_div_negative_target_nan": lambda L: L.nn.functional.kl_div(L.tensor([3.0, 2.0]), L.tensor([-2.25, 1.75]),
+                                                                    reduction="sum"),
+    "resize_non_contiguous": lambda L: (lambda x: (x.resize_(2, 3), Layout(x))[1])(
+        L.tensor([[[-823, 8, -6]], [[-7, 2, 7]]], dtype=L.int32).permute([2, 1, 0])),
+    "resize_offset_view": lambda L: (lambda x: (x.resize_(3), Layout(x))[1])(L.arange(10.0)[2::2]),
+    "bernoulli_fresh_version": lambda L: (L.manual_seed(3), Version(L.bernoulli(L.tensor([0.3, 0.9]))))[1],
+    "grad_fn_names": lambda L: (lambda x, y: _names(
+        L.rsub(x, y), x.clamp_max(y), x.clamp_min(y), x.clamp(min=y), x.masked_fill(x > 1, L.tensor(0.0)),
+        x.mean([]), x.sum([]), x.sum(dim=()), L.div(x, y, rounding_mode="trunc"), L.polygamma(0, x),
+        x.clone().copy_(y)))(L.tensor([1.0, 2.0, 3.0], requires_grad=True),
+                             L.tensor([2.0, 1.0, 0.0], requires_grad=True)),
+    "rsub_next_functions_order": lambda L: (lambda x, y: [type(n).__name__
+                                                          for n, _ in L.rsub(x, y * 1).grad_fn.next_functions])(
+        L.ones(2, requires_grad=True), L.ones(2, requires_grad=True)),
+    "cpp_node_names": lambda L: (lambda x: (lambda y: (y.__setitem__(0, 5.0), y.grad_fn.name(), repr(y)[-25:],
+                                                       (x // 2).grad_fn.name()))(x * 1)[1:])(
+        L.ones(2, requires_grad=True)),
+    "return_types_print": lambda L: repr(L.tensor([[3.0, 1.0]]).max(1)).replace("minitorch", "torch"),
+    "printoptions_profile": lambda L: (L.set_printoptions(profile="short"), repr(L.arange(3.0) / 7),
+                                       L.set_printoptions(profile="default"), repr(L.arange(3.0) / 7))[1::2],
+}
+
+
+@cases(FOUND)
+def test_found_by_random_programs(fn):
+    same(fn)
+
+
+def _backward_error(t):
+    try:
+        t.sum().backward()
+    except RuntimeError as e:
+        return str(e)
+    return None
+
+
+FOUND_2 = {
+    "uint8_negative_int_wraps_in_place_and_clamp": lambda L: (
+        L.tensor([5], dtype=L.uint8).add_(-128), L.tensor([7, 3], dtype=L.uint8).clamp(-1, 9),
+        L.tensor([1, 3], dtype=L.uint8).clamp(max=-1), L.tensor([200], dtype=L.uint8).sub_(-100)),
+    "number_mod_tensor_has_no_derivative": lambda L: (lambda r: (r, r.grad_fn.name(), _backward_error(r)))(
+        5.0 % L.tensor([1.5, -2.0, 3.0], requires_grad=True)),
+    "sign_of_nan_and_negative_zero": lambda L: (L.tensor([math.nan, -0.0, 2.0, -3.0]).sign(),
+                                                L.tensor([math.nan, -0.0]).sgn(), L.tensor([math.nan]).sign_()),
+    "std_of_empty_warns": lambda L: (L.std(L.ones(4, 0, 4), 0), L.std_mean(L.ones(3, 0), -1)),
+    "cross_entropy_ignored_row_with_inf": lambda L: (lambda x: (
+        lambda loss: (loss, loss.backward(), x.grad)[::2])(
+            L.nn.functional.cross_entropy(x, L.tensor([1, 0, 0]), ignore_index=0)))(
+        L.tensor([[0.001, 1.0, -0.7], [-0.38, 3.0, 1.0], [-2.9, math.inf, -2.25]], requires_grad=True)),
+    "float_of_a_tensor_that_requires_grad_warns": lambda L: (lambda x: (float(x), int(x), x.item()))(
+        L.tensor(2.0, requires_grad=True) * 1),
+    "empty_integer_division_by_zero": lambda L: (L.tensor([], dtype=L.int64) % L.tensor(0),
+                                                 L.zeros(0, 3, dtype=L.uint8) // L.tensor([0, 1, 2], dtype=L.uint8)),
+}
+
+
+@cases(FOUND_2)
+def test_found_by_random_programs_2(fn):
+    same(fn)
+
+
+def test_logspace_with_infinite_ends_is_silent():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = [minitorch.logspace(a, b, n).tolist() for a, b, n in [(3.25, math.inf, 2), (math.inf, -0.0, 2)]]
+    want = [torch.logspace(a, b, n).tolist() for a, b, n in [(3.25, math.inf, 2), (math.inf, -0.0, 2)]]
+    assert str(got) == str(want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_linspace_is_pytorchs_bit_for_bit(dtype):
+    for a, b, n in [(0, 1, 7), (-3.3, 7.1, 100), (0.1, 0.9, 33), (-1e3, 1e-3, 1001), (-3.14159, 3.14159, 2000),
+                    (2, 2, 5), (1.0, -0.0, 3)]:
+        want = torch.linspace(a, b, n, dtype=getattr(torch, dtype)).numpy()
+        got = minitorch.linspace(a, b, n, dtype=getattr(minitorch, dtype)).numpy()
+        assert np.array_equal(want, got) and np.array_equal(np.signbit(want), np.signbit(got)), (a, b, n)
+
+
+def test_nuclear_norm_through_tensor_norm():
+    def run(L):
+        x = L.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=L.float64, requires_grad=True)
+        n = x.norm(p="nuc")
+        n.backward()
+        return n, n.grad_fn.name(), x.grad, L.norm(x, "nuc", dim=(0, 1))
+    same(run)
+
+
+def test_randn_of_nothing_takes_any_dtype():
+    same(lambda L: (L.randn((0,), dtype=L.int64), L.randn(2, 0, dtype=L.uint8)))
+    same(lambda L: L.randn(2, dtype=L.int64))  # (refused when something is drawn)
+    same(lambda L: L.rand(2, 0, dtype=L.int32))  # (rand refuses integer dtypes even then)
+
+
+FOUND_3 = {
+    "prod_backward_of_empty": lambda L: (lambda x, y: ((x.prod().backward(), x.grad)[1],
+                                                       (y.prod(dim=-1).backward(L.ones(0, 4)), y.grad)[1]))(
+        L.ones(1, 2, 0, 4, requires_grad=True), L.ones(0, 4, 3, requires_grad=True)),
+    "clamp_min_wraps_uint8_bound": lambda L: (L.tensor([0, 7], dtype=L.uint8).clamp_min(-1),
+                                              L.tensor([0, 7, 8], dtype=L.uint8).clamp_min_(-128)),
+    "random_fills_of_empty_integer_tensors": lambda L: [getattr(L.zeros(0, dtype=L.int64), m)() for m in
+                                                        ("normal_", "exponential_", "log_normal_")],
+    "log_normal_refuses_integers": lambda L: L.zeros(2, dtype=L.int64).log_normal_(),
+    "masked_fill_broadcasts_out_of_place": lambda L: (lambda x: (lambda y: (y, y.sum().backward(), x.grad)[::2])(
+        x.masked_fill(L.tensor([False, True]), 2.0)))(L.tensor([1.0], requires_grad=True)),
+    "masked_fill_in_place_does_not": lambda L: L.tensor([1]).masked_fill_(L.tensor([False, True]), 2),
+    "tensordot_size_one_contracted_dim": lambda L: (lambda a, b: (
+        lambda r: (r, r.sum().backward(), a.grad, b.grad)[::2])(
+        L.tensordot(a, b, dims=1)))(L.tensor([[4.0, 3.0], [1.0, -2.5]], requires_grad=True),
+                                    L.tensor([-1.0], requires_grad=True)),
+}
+
+
+@cases(FOUND_3)
+def test_found_by_random_programs_3(fn):
+    same(fn)
+
+
+FOUND_4 = {
+    "round_decimals_half_in_float32": lambda L: [L.round(L.tensor([-1.0, 0.001, -0.3638, 123.456, 3.14159],
+                                                                   dtype=L.float16), decimals=d) for d in (5, 2, -1)],
+    "clamp_bool_by_int_promotes": lambda L: (L.clamp(L.tensor([True, False]), 0, 3), L.tensor([True]).clamp(min=5),
+                                             L.tensor([True, False]).clamp_min(1)),
+}
+
+
+@cases(FOUND_4)
+def test_found_by_random_programs_4(fn):
+    same(fn)
+
+
+def test_nansum_of_infinities_is_silent():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = minitorch.tensor([math.inf, -math.inf, 1.0]).nansum((0,), keepdim=True)
+    assert math.isnan(got.item()) and math.isnan(torch.tensor([math.inf, -math.inf, 1.0]).nansum().item())
+
+
+def test_svdvals_second_derivative_is_refused_not_wrong():
+    x = minitorch.tensor([[1.0, 2.0], [3.0, 5.0]], dtype=minitorch.float64, requires_grad=True)
+    (g,) = minitorch.autograd.grad(minitorch.linalg.svdvals(x).sum(), x)  # first order: fine
+    assert g.shape == (2, 2)
+    with pytest.raises(NotImplementedError, match="second derivative of linalg.svdvals"):
+        minitorch.autograd.grad(minitorch.linalg.svdvals(x).sum(), x, create_graph=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import warnings
 
 from .. import _dtype
+from .. import parts as _parts
 from .._dtype import _PROMOTE, combine, scalar_dtype
 
 # NumPy warns about overflow, 0/0, log(0), inf - inf, ... where PyTorch gives inf and nan without
@@ -78,10 +79,12 @@ def broadcast_shapes(*shapes, op="broadcast_shapes"):
     """The shape all `shapes` broadcast to: align them from the right; each pair of sizes
     must be equal, or one of them 1. Shapes are folded in pairwise, so an error names the
     two that disagree, at the rightmost dim where they do (as PyTorch does)."""
+    from .._size import Size
+    if _parts.broadcast_shapes is not None:  # a course part (minitorch/parts.py)
+        return Size(_parts.broadcast_shapes(*(tuple(s) for s in shapes)))
     out = ()
     for s in shapes:
         out = _broadcast_pair(out, tuple(s), op)
-    from .._size import Size
     return Size(out)
 
 

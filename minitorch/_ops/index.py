@@ -6,6 +6,7 @@ boolean mask or an integer tensor give copies. Out-of-range indices get PyTorch'
 from __future__ import annotations
 
 from .. import _dtype
+from .. import parts as _parts
 from ..autograd.grad_mode import STATE
 from . import common
 from ._prim import Primitive
@@ -14,6 +15,13 @@ from .views import ViewPrimitive
 
 def index_add_flat(xp, buf, idx, vals):
     """buf[idx] += vals, adding repeated indices up (NumPy's add.at; CuPy's scatter_add)."""
+    import numpy as np
+    if xp is not np and buf.dtype.itemsize < 4 and buf.dtype.kind in "iub":
+        # CuPy's add.at has no 8- and 16-bit loops: add in int64, then wrap back, as PyTorch's integers do
+        wide = buf.astype(xp.int64)
+        index_add_flat(xp, wide, idx, vals.astype(xp.int64))
+        buf[...] = wide.astype(buf.dtype)
+        return
     if hasattr(xp, "add") and hasattr(xp.add, "at"):
         xp.add.at(buf, idx, vals)
     else:
@@ -315,6 +323,32 @@ def _new_dim_strides(arr, key, out, xp):
 
 class Slice(Select):
     _node_name = "SliceBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, key):
+        ctx.shape, ctx.key = a.shape, key
+        if _parts.slice_view is not None and _plain_slices(a, key):  # a course part (minitorch/parts.py)
+            return _slice_by_part(a, key)
+        try:
+            return basic_view(a._data, key, a._device.xp)
+        except IndexError as e:
+            raise _numpy_index_error(e, a) from None
+
+
+def _slice_by_part(a, key):
+    """The view that the slice_view part computes: each sliced dim's size and stride, and the offset."""
+    from .views import _part_view
+    shape, strides, offset = tuple(a.shape), a.stride(), 0
+    for dim, k in enumerate(key):
+        if k != _FULL:
+            shape, strides, offset = _parts.slice_view(shape, strides, offset, dim, k.start, k.stop, k.step)
+    return _part_view(a, shape, strides, "slice_view", int(offset))
+
+
+def _plain_slices(a, key):
+    """Only slices, one per leading dim, none of them empty (the cases the slice_view part covers)."""
+    return len(key) <= a.ndim and all(k.__class__ is slice and (k.step or 1) > 0 and
+                                      len(range(a.shape[d])[k]) for d, k in enumerate(key))
 
 
 class IndexUnsqueeze(Select):
@@ -698,7 +732,11 @@ class MaskedFill(Primitive):
         return (grad.masked_fill(m, 0.0) if ctx.needs_input_grad[0] else None), gv
 
 
-def masked_fill(a, mask, value):
+class MaskedFillTensor(MaskedFill):
+    _node_name = "MaskedFillBackward1"  # PyTorch's name when the value is a tensor
+
+
+def masked_fill(a, mask, value, *, _in_place=False):
     T = common.tensor_cls()
     if mask.dtype is not _dtype.bool:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype}")
@@ -711,9 +749,11 @@ def masked_fill(a, mask, value):
         value = _dtype.checked_scalar(value, a.dtype)
     mask = common.to_device_of(mask, a._device)
     shape = common.broadcast_shapes(a.shape, mask.shape, op="masked_fill")
-    if shape != a.shape:  # the mask may broadcast over a, never a over the mask
-        raise RuntimeError(f"output with shape {list(a.shape)} doesn't match the broadcast shape {list(shape)}")
-    return MaskedFill.apply(a, value, mask=mask._data)
+    if shape != a.shape:  # in place, the mask may broadcast over a, never a over the mask
+        if _in_place:
+            raise RuntimeError(f"output with shape {list(a.shape)} doesn't match the broadcast shape {list(shape)}")
+        a = a.expand(shape)
+    return (MaskedFillTensor if isinstance(value, T) else MaskedFill).apply(a, value, mask=mask._data)
 
 
 def nonzero(a, as_tuple=False):
@@ -725,6 +765,7 @@ def nonzero(a, as_tuple=False):
             return (Tensor._make(xp.zeros(n, xp.int64), a._device),)
         return Tensor._make(xp.zeros((n, 0), xp.int64), a._device)
     idx = xp.nonzero(a._data)
-    if as_tuple:
-        return tuple(Tensor._make(i.astype(xp.int64), a._device) for i in idx)
+    if as_tuple:  # views of one (n, ndim) tensor, laid out column by column, as PyTorch's are
+        cols = Tensor._make(xp.stack(idx).astype(xp.int64).T, a._device)
+        return cols.unbind(1)
     return Tensor._make(xp.stack(idx, axis=1).astype(xp.int64) if idx else xp.zeros((1, 0), xp.int64), a._device)

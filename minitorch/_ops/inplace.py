@@ -201,7 +201,7 @@ class CopySlices(Node):
         return (res.reshape(self.base_shape),) + tuple(in_grads[1:])
 
     def name(self):
-        return "CopySlices"
+        return "torch::autograd::CopySlices"  # PyTorch's C++ name; repr shows the class, CopySlices
 
 
 CopySlices.__name__ = "CopySlices"

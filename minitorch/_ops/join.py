@@ -34,7 +34,7 @@ def cat(tensors, dim=0, *, axis=None):
     if ref.ndim == 0:
         raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
     d = common.wrap_dim(dim, ref.ndim, "cat")
-    dt = common.result_dtype(*parts)
+    dt = common.result_dtype(*tensors)  # (a skipped empty tensor's dtype still takes part)
     for i, t in enumerate(parts):
         if t.ndim != ref.ndim:
             raise RuntimeError(

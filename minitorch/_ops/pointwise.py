@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .. import _dtype
 from .._dtype import get_default_dtype
+from .. import parts as _parts
 from . import common
 from ._prim import NULL_CTX, Primitive, _tensor_cls
 from . import _prim
@@ -48,6 +49,8 @@ class Add(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
+            return _parts.local_backward("add", (0.0, 0.0), grad, ctx.needs_input_grad)
         return grad, grad
 
 
@@ -61,6 +64,8 @@ class Sub(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
+            return _parts.local_backward("sub", (0.0, 0.0), grad, ctx.needs_input_grad)
         return grad, -grad
 
 
@@ -77,6 +82,8 @@ class Mul(Primitive):
     @staticmethod
     def backward(ctx, grad):
         a, b = _load(ctx)
+        if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
+            return _parts.local_backward("mul", (a, b), grad, ctx.needs_input_grad)
         return (grad * b if ctx.needs_input_grad[0] else None,
                 grad * a if ctx.needs_input_grad[1] else None)
 
@@ -94,6 +101,8 @@ class Div(Primitive):
     @staticmethod
     def backward(ctx, grad):
         a, b = _load(ctx)
+        if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
+            return _parts.local_backward("div", (a, b), grad, ctx.needs_input_grad)
         ga = grad / b if ctx.needs_input_grad[0] else None
         gb = -grad * a / (b * b) if ctx.needs_input_grad[1] else None
         return ga, gb
@@ -110,6 +119,8 @@ class Pow(Primitive):
     @staticmethod
     def backward(ctx, grad):
         a, b = _load(ctx)
+        if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
+            return _parts.local_backward("pow", (a, b), grad, ctx.needs_input_grad)
         ga = gb = None
         if ctx.needs_input_grad[0]:
             # d(a^b)/da = b a^(b-1); PyTorch defines it as 0 where b == 0 (even at a == 0)
@@ -205,7 +216,8 @@ class Remainder(Primitive):
     @classmethod
     def forward(cls, ctx, a, b):
         if ctx.needs_input_grad and ctx.needs_input_grad[1]:
-            ctx.save_for_backward(a, b)
+            ctx.number = None if hasattr(a, "_data") else a  # (number % tensor: only the tensor is saved)
+            ctx.save_for_backward(*(t for t in (a, b) if hasattr(t, "_data")))
         xp, x, y = _xp(a, b), getattr(a, "_data", a), getattr(b, "_data", b)
         if cls.ufunc == "fmod" or xp.asarray(x).dtype.kind != "f":
             return getattr(xp, cls.ufunc)(x, y)
@@ -217,9 +229,18 @@ class Remainder(Primitive):
     def backward(cls, ctx, grad):
         if not ctx.needs_input_grad[1]:
             return grad, None
-        a, b = ctx.saved_tensors
-        q = div(a.detach(), b.detach(), rounding_mode=cls.rounding)  # piecewise constant: no derivative of its own
+        a, b = ctx.saved_tensors if ctx.number is None else (ctx.number, *ctx.saved_tensors)
+        q = div(getattr(a, "detach", lambda: a)(), b.detach(), rounding_mode=cls.rounding)  # piecewise constant: no derivative of its own
         return (grad if ctx.needs_input_grad[0] else None), -grad * q
+
+
+class RemainderOfNumber(Remainder):
+    """number % tensor: PyTorch records it without a derivative; backward says so."""
+    _node_name = "NotImplemented"
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        raise RuntimeError("derivative for aten::remainder is not implemented")
 
 
 class RemainderScalar(Primitive):
@@ -272,7 +293,8 @@ class _Shift(Primitive):
     @classmethod
     def forward(cls, ctx, a, b):
         xp = _xp(a, b)
-        x, s = xp.asarray(getattr(a, "_data", a)), xp.asarray(getattr(b, "_data", b))
+        dt = (a if hasattr(a, "_data") else b)._data.dtype  # (a number takes the tensor's dtype: 2 << t)
+        x, s = xp.asarray(getattr(a, "_data", a), dtype=dt), xp.asarray(getattr(b, "_data", b), dtype=dt)
         if x.dtype.kind == "b":
             x = x.astype(xp.int64)
         s = s.astype(x.dtype)
@@ -526,10 +548,26 @@ class Rsub(Primitive):
         return (-grad,)
 
 
+class RsubTensor(Primitive):
+    """rsub(t, other) = other - t, recorded with t first (RsubBackward0)."""
+    _node_name = "RsubBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, t, other):
+        return getattr(other, "_data", other) - getattr(t, "_data", t)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad, grad
+
+
 def rsub(t, other, *, alpha=1):
     """`other - alpha * t` (PyTorch's rsub; `2 - t` calls it)."""
     T = common.tensor_cls()
     _check_sub(t, other)
+    if isinstance(other, T) and isinstance(t, T) and alpha == 1:
+        return binary(RsubTensor, t, other, "rsub")
     if isinstance(other, T) or other.__class__ not in _PY_NUMBERS or alpha != 1:
         return sub(other, t, alpha=alpha)
     dt = common.result_dtype(t, other)
@@ -578,6 +616,7 @@ class DivFloor(Primitive):
 
 
 class DivTrunc(DivFloor):
+    _node_name = "DivBackward2"
     @staticmethod
     def forward(ctx, a, b):
         xp, x, y = _xp(a, b), getattr(a, "_data", a), getattr(b, "_data", b)
@@ -643,6 +682,8 @@ class PowScalar(Primitive):
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         e = ctx.exponent
+        if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
+            return _parts.local_backward("pow", (a, e), grad, (True, False))[:1]
         if e == 0:  # PyTorch's choice: 0, even at a == 0
             return (zeros_like_grad(grad),)
         return (grad * e * a ** (e - 1),)
@@ -723,6 +764,8 @@ def _check_int_division(a, b):
     T = common.tensor_cls()
     if common.result_dtype(a, b).is_floating_point:
         return
+    if any(isinstance(x, T) and x._data.size == 0 for x in (a, b)):
+        return  # nothing is divided
     if bool((b._data == 0).any()) if isinstance(b, T) else b == 0:
         raise RuntimeError("ZeroDivisionError")
 
@@ -759,7 +802,7 @@ def remainder(a, b):
     with _fp_quiet():
         if b.__class__ in _PY_NUMBERS and isinstance(a, T):
             return _with_number(RemainderScalar, a, b)
-        return binary(Remainder, a, b, "remainder")
+        return binary(Remainder if isinstance(a, T) else RemainderOfNumber, a, b, "remainder")
 
 
 def fmod(a, b):
@@ -867,6 +910,8 @@ class Neg(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
+            return _parts.local_backward("neg", (0.0,), grad, ctx.needs_input_grad)
         return (-grad,)
 
 
@@ -881,6 +926,8 @@ class Exp(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
+            return _parts.local_backward("exp", (ctx.saved_output,), grad, ctx.needs_input_grad)
         return (grad * ctx.saved_output,)
 
 
@@ -896,6 +943,8 @@ class Log(Primitive):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
+        if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
+            return _parts.local_backward("log", (a,), grad, ctx.needs_input_grad)
         return (grad / a,)
 
 
@@ -968,6 +1017,8 @@ class Tanh(Primitive):
     @staticmethod
     def backward(ctx, grad):
         y = ctx.saved_output
+        if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
+            return _parts.local_backward("tanh", (y,), grad, ctx.needs_input_grad)
         return (grad * (1 - y * y),)
 
 
@@ -986,6 +1037,8 @@ class Sigmoid(Primitive):
     @staticmethod
     def backward(ctx, grad):
         y = ctx.saved_output
+        if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
+            return _parts.local_backward("sigmoid", (y,), grad, ctx.needs_input_grad)
         return (grad * y * (1 - y),)
 
 
@@ -1001,6 +1054,8 @@ class Relu(Primitive):
     @staticmethod
     def backward(ctx, grad):
         y = ctx.saved_output  # unpacking checks it was not modified in place
+        if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
+            return _parts.local_backward("relu", (y,), grad, ctx.needs_input_grad)
         # A where, not a multiply by a 0/1 mask: an inf or NaN upstream gradient at an inactive
         # unit gives 0, as PyTorch's threshold_backward (a NaN unit passes its gradient).
         off = common.tensor_cls()._make(y._data <= 0, grad._device)
@@ -1029,7 +1084,11 @@ class Clamp(Primitive):
 
 def clip_array(xp, x, lo, hi, out=None):
     """clamp on arrays, keeping the input where it ties with a bound as PyTorch does (-0. stays
-    -0. at a bound of 0.): NumPy's maximum/minimum keep their second operand, so x goes second."""
+    -0. at a bound of 0.): NumPy's maximum/minimum keep their second operand, so x goes second.
+    A Python int bound of an integer array wraps into its dtype (uint8: -1 is 255), as PyTorch casts it."""
+    if x.dtype.kind in "iu":
+        dt = _dtype._FROM_NP[x.dtype]
+        lo, hi = (v if v.__class__ is not int else _scalar_as(v, dt) for v in (lo, hi))
     if lo is not None:
         x = xp.maximum(lo, x, out=out)
     if hi is not None:
@@ -1056,22 +1115,37 @@ def zeros_like_grad(grad):
     return common.tensor_cls()._make(grad._device.xp.zeros(grad.shape, grad._data.dtype), grad._device)
 
 
-Sign, Floor, Ceil, Round, Trunc = (
+Floor, Ceil, Round, Trunc = (
     type(n, (_ZeroGrad,), {"ufunc": u, "_node_name": f"{n}Backward0", "__module__": __name__})
-    for n, u in [("Sign", "sign"), ("Floor", "floor"), ("Ceil", "ceil"), ("Round", "round"), ("Trunc", "trunc")])
+    for n, u in [("Floor", "floor"), ("Ceil", "ceil"), ("Round", "round"), ("Trunc", "trunc")])
+
+
+class Sign(_ZeroGrad):
+    """(x > 0) - (x < 0), as PyTorch computes it: the sign of nan and of -0. is 0 (NumPy: nan, -0.)."""
+    _node_name = "SignBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        x = a._data
+        if x.dtype.kind != "f":
+            return a._device.xp.sign(x)
+        return ((x > 0).astype(x.dtype) - (x < 0).astype(x.dtype))
 
 
 class RoundDecimals(Primitive):
     """round(decimals=d): PyTorch's recipe, round-half-even of x * 10**d, divided back (d < 0:
-    of x / 10**-d, multiplied back), in the tensor's own dtype. Gradient 0 (RoundBackward1)."""
+    of x / 10**-d, multiplied back), in the tensor's own dtype (float16 in float32, rounded once, so
+    that x * 10**d does not overflow). Gradient 0 (RoundBackward1)."""
     _node_name = "RoundBackward1"
 
     @staticmethod
     def forward(ctx, a, *, decimals):
         xp, x = a._device.xp, a._data
+        x = x.astype("float32") if x.dtype.itemsize == 2 else x
         ten = x.dtype.type(10.0 ** builtins_abs(decimals))
         with _quiet(a):
-            return xp.rint(x * ten) / ten if decimals > 0 else xp.rint(x / ten) * ten
+            out = xp.rint(x * ten) / ten if decimals > 0 else xp.rint(x / ten) * ten
+        return out.astype(a._data.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
@@ -1288,7 +1362,15 @@ class ClampTensor(Primitive):
         return where(keep, grad, 0.0), g_lo, g_hi
 
 
-def clamp(a, min=None, max=None):  # noqa: A002
+class ClampMinTensor(ClampTensor):
+    _node_name = "ClampMinBackward1"  # clamp_min(t, tensor)
+
+
+class ClampMaxTensor(ClampTensor):
+    _node_name = "ClampMaxBackward1"
+
+
+def clamp(a, min=None, max=None, *, _node=ClampTensor):  # noqa: A002
     T = common.tensor_cls()
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
@@ -1299,27 +1381,37 @@ def clamp(a, min=None, max=None):  # noqa: A002
         dev = common.same_device("clamp", *(x for x in (a, lo, hi) if x is not None))
         lo, hi = (x if x is None else common.to_device_of(x, dev) for x in (lo, hi))
         try:
-            return laid_out(ClampTensor.apply(a, lo, hi), *(x for x in (a, lo, hi) if x is not None))
+            return laid_out(_node.apply(a, lo, hi), *(x for x in (a, lo, hi) if x is not None))
         except ValueError:
             common.broadcast_shapes(*(x.shape for x in (a, lo, hi) if x is not None), op="clamp")
             raise
     if not a.dtype.is_floating_point and (isinstance(min, float) or isinstance(max, float)):
         a = a.to(get_default_dtype())
+    elif a.dtype is _dtype.bool and any(x.__class__ is int for x in (min, max)):
+        a = a.to(_dtype.int64)  # bool clamped by an int: promoted, as PyTorch does
+    if a.dtype._category == 1:  # integer bounds wrap into the dtype's range, as PyTorch casts them
+        min, max = (x if x.__class__ is not int else _scalar_as(x, a.dtype) for x in (min, max))  # noqa: A001
     return laid_out(Clamp.apply(a, min=min, max=max), a)
 
 
 def _clamp_one(cls, a, lo, hi):
     if not a.dtype.is_floating_point and isinstance(lo if hi is None else hi, float):
         a = a.to(get_default_dtype())
+    elif a.dtype is _dtype.bool and (lo if hi is None else hi).__class__ is int:
+        a = a.to(_dtype.int64)  # (as in clamp)
+    if a.dtype._category == 1:  # (an integer bound wraps into the dtype, as in clamp)
+        lo, hi = (x if x.__class__ is not int else _scalar_as(x, a.dtype) for x in (lo, hi))
     return cls.apply(a, min=lo, max=hi)
 
 
 def clamp_min(a, min):  # noqa: A002
-    return clamp(a, min) if isinstance(min, common.tensor_cls()) else _clamp_one(ClampMin, a, min, None)
+    return clamp(a, min, _node=ClampMinTensor) if isinstance(min, common.tensor_cls()) else \
+        _clamp_one(ClampMin, a, min, None)
 
 
 def clamp_max(a, max):  # noqa: A002
-    return clamp(a, None, max) if isinstance(max, common.tensor_cls()) else _clamp_one(ClampMax, a, None, max)
+    return clamp(a, None, max, _node=ClampMaxTensor) if isinstance(max, common.tensor_cls()) else \
+        _clamp_one(ClampMax, a, None, max)
 
 
 import builtins as _builtins  # noqa: E402

@@ -1,15 +1,11 @@
 """Reductions over dims (`dim` an int or a tuple, `keepdim`), and softmax."""
 from __future__ import annotations
 
-import collections
-
-from .. import _dtype
+from .. import _dtype, return_types
+from .. import parts as _parts
 from .._dtype import get_default_dtype
 from . import common
 from ._prim import MultiOutputPrimitive, Primitive
-
-# PyTorch returns (values, indices) from max/min/median/sort as a named tuple
-values_indices = collections.namedtuple("values_indices", ["values", "indices"])
 
 
 def _kept_shape(shape, dims):
@@ -66,6 +62,8 @@ class Sum(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if _parts.reduce_backward is not None:  # a course part (minitorch/parts.py)
+            return (_parts.reduce_backward("sum", grad, tuple(ctx.shape), ctx.dims, ctx.keepdim),)
         return (_expand_back(grad, ctx),)
 
 
@@ -87,6 +85,8 @@ class Mean(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if _parts.reduce_backward is not None:  # a course part (minitorch/parts.py)
+            return (_parts.reduce_backward("mean", grad, tuple(ctx.shape), ctx.dims, ctx.keepdim),)
         return (_expand_back(grad, ctx) / ctx.count,)
 
 
@@ -121,6 +121,8 @@ class ProdAll(Prod):
 def _prod_of_others(a, dims):
     """For each element, the product of the other elements in its reduced group."""
     from .join import cat
+    if a.numel() == 0:
+        return a.new_ones(a.shape)  # no elements, no products
     moved = a.permute(tuple(d for d in range(a.ndim) if d not in dims) + tuple(dims))
     lead = moved.shape[:a.ndim - len(dims)]
     flat = moved.reshape(*lead, -1)
@@ -343,10 +345,10 @@ class Var(Primitive):
         ctx.save_for_backward(a)
         dof = _dof(a.shape, dims, correction)
         ctx.shape, ctx.dims, ctx.keepdim, ctx.dof = a.shape, dims, keepdim, dof
-        x = a._data
+        x = _wide(a._data)
         with _np_quiet(a):
             centered = x - x.mean(axis=dims, keepdims=True)
-            return (centered * centered).sum(axis=dims, keepdims=keepdim) / x.dtype.type(dof)
+            return ((centered * centered).sum(axis=dims, keepdims=keepdim) / x.dtype.type(dof)).astype(a._data.dtype)
 
     @staticmethod
     def backward(ctx, grad):
@@ -365,10 +367,11 @@ class Std(Primitive):
         ctx.save_for_backward(a)
         dof = _dof(a.shape, dims, correction)
         ctx.shape, ctx.dims, ctx.keepdim, ctx.dof = a.shape, dims, keepdim, dof
-        x = a._data
+        x = _wide(a._data)
         with _np_quiet(a):
             centered = x - x.mean(axis=dims, keepdims=True)
-            return a._device.xp.sqrt((centered * centered).sum(axis=dims, keepdims=keepdim) / x.dtype.type(dof))
+            var = (centered * centered).sum(axis=dims, keepdims=keepdim) / x.dtype.type(dof)
+            return a._device.xp.sqrt(var).astype(a._data.dtype)
 
     @staticmethod
     def backward(ctx, grad):
@@ -377,6 +380,12 @@ class Std(Primitive):
         with _np_quiet(a):
             g = (_unsqueezed(grad, ctx) / (out * 2)).masked_fill(out == 0, 0.0)
             return (g * _two_over(ctx.dof) * (a - a.mean(dim=ctx.dims, keepdim=True)),)
+
+
+def _wide(x):
+    """Half precision is reduced in float32 and rounded once, as PyTorch does (squares overflow
+    float16 long before the result would)."""
+    return x.astype("float32") if x.dtype.itemsize == 2 else x
 
 
 def _two_over(dof):
@@ -414,20 +423,24 @@ class Norm(Primitive):
     def forward(ctx, a, *, p, dims, keepdim):
         ctx.save_for_backward(a)
         ctx.shape, ctx.dims, ctx.keepdim, ctx.p = a.shape, dims, keepdim, p
-        xp, x = a._device.xp, a._data
-        ax = xp.abs(x)
+        xp, x = a._device.xp, _wide(a._data)
         with _np_quiet(a):
-            if p == 2:
-                return xp.sqrt((x * x).sum(axis=dims, keepdims=keepdim))
-            if p == float("inf"):
-                return ax.max(axis=dims, keepdims=keepdim)
-            if p == -float("inf"):
-                return ax.min(axis=dims, keepdims=keepdim)
-            if p == 0:
-                return (x != 0).sum(axis=dims, keepdims=keepdim).astype(x.dtype)
-            if p == 1:
-                return ax.sum(axis=dims, keepdims=keepdim)
-            return (ax ** x.dtype.type(p)).sum(axis=dims, keepdims=keepdim) ** x.dtype.type(1.0 / p)
+            return Norm._pnorm(xp, x, p, dims, keepdim).astype(a._data.dtype, copy=False)
+
+    @staticmethod
+    def _pnorm(xp, x, p, dims, keepdim):
+        ax = xp.abs(x)
+        if p == 2:
+            return xp.sqrt((x * x).sum(axis=dims, keepdims=keepdim))
+        if p == float("inf"):
+            return ax.max(axis=dims, keepdims=keepdim)
+        if p == -float("inf"):
+            return ax.min(axis=dims, keepdims=keepdim)
+        if p == 0:
+            return (x != 0).sum(axis=dims, keepdims=keepdim).astype(x.dtype)
+        if p == 1:
+            return ax.sum(axis=dims, keepdims=keepdim)
+        return (ax ** x.dtype.type(p)).sum(axis=dims, keepdims=keepdim) ** x.dtype.type(1.0 / p)
 
     @staticmethod
     def backward(ctx, grad):
@@ -507,9 +520,9 @@ def _all_if_empty(dim):
 def sum(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  # noqa: A001
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("sum", dim, keepdim, axis, keepdims)
-    dim = _all_if_empty(dim)
-    dims = common.wrap_dims(dim, a.ndim, "sum")
-    return (Sum if dim is None else SumDim).apply(a, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(a, dtype))
+    node = Sum if dim is None else SumDim  # named by the call, as in PyTorch: sum(dim=[]) is SumBackward1
+    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "sum")
+    return node.apply(a, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(a, dtype))
 
 
 def _need_float(a, op, dtype=None):
@@ -536,9 +549,9 @@ def mean(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("mean", dim, keepdim, axis, keepdims)
     a = _need_float(a, "mean", dtype)
-    dim = _all_if_empty(dim)
-    dims = common.wrap_dims(dim, a.ndim, "mean")
-    return (Mean if dim is None else MeanDim).apply(a, dims=dims, keepdim=keepdim)  # of nothing: nan
+    node = Mean if dim is None else MeanDim  # (named by the call, as sum)
+    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "mean")
+    return node.apply(a, dims=dims, keepdim=keepdim)  # of nothing: nan
 
 
 def prod(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
@@ -585,9 +598,9 @@ def _max_min(cls_all, cls_dim, op, a, dim=None, keepdim=False):
         return cls_all.apply(a, dims=tuple(range(a.ndim)), keepdim=False)
     d = common.wrap_dim(dim, a.ndim, op)
     if a.ndim == 0:
-        return values_indices(a.clone(), a.new_zeros((), dtype=_dtype.int64))
+        return getattr(return_types, op)(a.clone(), a.new_zeros((), dtype=_dtype.int64))
     _check_nonempty(a, (d,), op)
-    return values_indices(*cls_dim.apply(a, dim=d, keepdim=keepdim))
+    return getattr(return_types, op)(*cls_dim.apply(a, dim=d, keepdim=keepdim))
 
 
 def max(a, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001
@@ -668,7 +681,7 @@ def _moments_args(op, a, dim, unbiased, keepdim, correction, axis, keepdims):
         correction = 1 if unbiased is None or unbiased else 0
     a = _need_float(a, op)
     dims = common.wrap_dims(_all_if_empty(dim), a.ndim, op)
-    n = 1
+    n = 1 if a.numel() else 0  # (PyTorch's factor: input numel over output numel, 0 for an empty input)
     for d in dims:
         n *= a.shape[d]
     if n - correction <= 0:
@@ -693,8 +706,9 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
     a = _need_float(a, "norm", dtype)
     if p == "fro" or p is None:
         p = 2
-    if isinstance(p, str):
-        raise NotImplementedError(f"norm(p={p!r}): matrix norms other than 'fro' are not implemented in minitorch")
+    if isinstance(p, str):  # 'nuc': a matrix norm over two dims
+        from ..linalg import matrix_norm
+        return matrix_norm(a, p, (-2, -1) if dim is None else dim, keepdim)
     dims = common.wrap_dims(_all_if_empty(dim) if not isinstance(dim, int) else dim, a.ndim, "norm")
     if builtins_abs(p) == float("inf") and (a.numel() == 0 or builtins_any(a.shape[d] == 0 for d in dims)):
         raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty tensor because the "

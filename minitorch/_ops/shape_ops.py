@@ -315,6 +315,7 @@ def meshgrid(*tensors, indexing=None):
 
 def repeat_interleave(a, repeats=None, dim=None, *, output_size=None):
     from .._factories import arange
+    from .._tensor import contiguous_format
     T = common.tensor_cls()
     if repeats is None:  # repeat_interleave(counts): arange(len) with each index repeated
         if a.ndim > 1:
@@ -330,12 +331,14 @@ def repeat_interleave(a, repeats=None, dim=None, *, output_size=None):
         return _repeat_by_counts(a, d, repeats, output_size)
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
-    # one count for all: each element becomes a new dim of size `repeats` (a view), flattened in
+    # one count for all: each element becomes a new dim of size `repeats`, copied, then flattened in
+    # (a view of that copy, as in PyTorch)
     shape = list(a.shape)
     shape.insert(d + 1, repeats)
     out_shape = list(a.shape)
     out_shape[d] *= repeats
-    return views.reshape(views.expand(views.unsqueeze(a, d + 1), shape), out_shape)
+    copy = views.expand(views.unsqueeze(a, d + 1), shape).clone(memory_format=contiguous_format)
+    return views.reshape(copy, out_shape)
 
 
 def _repeat_by_counts(a, d, repeats, output_size):
@@ -381,7 +384,7 @@ def diff(a, n=1, dim=-1, prepend=None, append=None):
 
 
 def ravel(a):
-    return views.reshape(a, -1)
+    return views.reshape(a.contiguous(), -1)  # PyTorch's: a view of the contiguous tensor (of a copy if need be)
 
 
 # ---- in-place view ops: the tensor object itself becomes the view ------------------------
@@ -455,9 +458,14 @@ def resize_(self, *sizes, memory_format=None):
         return self
     xp = self._device.xp
     n = math.prod(shape)
+    root = views._root_array(self)
+    start = self.storage_offset() if self._data.size else 0
     flat = self._data.reshape(-1) if self._data.flags.c_contiguous else None
     if flat is not None and n <= flat.size:
         self._data = flat[:n].reshape(shape)
+    elif root.flags.c_contiguous and start + n <= root.size:
+        # the memory read as row-major from the tensor's offset (whatever its strides were), as in PyTorch
+        self._data = root.reshape(-1)[start:start + n].reshape(shape)
     else:
         grown = xp.zeros(n, dtype=self._data.dtype)
         old = self._data.reshape(-1)

@@ -7,11 +7,10 @@ the largest value, as in PyTorch.
 """
 from __future__ import annotations
 
-from .. import _dtype
+from .. import _dtype, return_types
 from . import common
 from ._prim import MultiOutputPrimitive, Primitive
 from .index import scatter_along
-from .reduce import values_indices
 
 
 def _argsort(xp, x, axis, descending):
@@ -197,7 +196,7 @@ def _dim(a, dim, op):
 def sort(a, dim=-1, descending=False, stable=None):
     d = _dim(a, dim, "sort")
     cls = Sort if stable is None else SortStable  # every sort here is stable
-    return values_indices(*cls.apply(a, dim=d, descending=bool(descending)))
+    return return_types.sort(*cls.apply(a, dim=d, descending=bool(descending)))
 
 
 def argsort(a, dim=-1, descending=False, stable=False):
@@ -219,8 +218,8 @@ def topk(a, k, dim=-1, largest=True, sorted=True):  # noqa: A002
     if not 0 <= k <= n:
         raise RuntimeError("selected index k out of range")
     if a.ndim == 0 and k == 0:
-        return values_indices(a.reshape(0), a.new_zeros(0, dtype=_dtype.int64))
-    return values_indices(*Topk.apply(a, dim=d, k=int(k), largest=bool(largest)))
+        return return_types.topk(a.reshape(0), a.new_zeros(0, dtype=_dtype.int64))
+    return return_types.topk(*Topk.apply(a, dim=d, k=int(k), largest=bool(largest)))
 
 
 def kthvalue(a, k, dim=-1, keepdim=False):
@@ -228,7 +227,7 @@ def kthvalue(a, k, dim=-1, keepdim=False):
     n = a.shape[d] if a.ndim else 1
     if not 1 <= k <= n:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    return values_indices(*Kthvalue.apply(a, dim=d, keepdim=keepdim, k=int(k)))
+    return return_types.kthvalue(*Kthvalue.apply(a, dim=d, keepdim=keepdim, k=int(k)))
 
 
 def _median(all_cls, dim_cls, op, a, dim, keepdim):
@@ -237,7 +236,7 @@ def _median(all_cls, dim_cls, op, a, dim, keepdim):
     d = _dim(a, dim, op)
     if a.ndim and a.shape[d] == 0:
         raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
-    return values_indices(*dim_cls.apply(a, dim=d, keepdim=keepdim))
+    return getattr(return_types, op)(*dim_cls.apply(a, dim=d, keepdim=keepdim))
 
 
 def median(a, dim=None, keepdim=False):
@@ -252,7 +251,7 @@ def mode(a, dim=-1, keepdim=False):
     d = _dim(a, dim, "mode")
     if a.ndim and a.shape[d] == 0:
         raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
-    return values_indices(*Mode.apply(a, dim=d, keepdim=keepdim))
+    return return_types.mode(*Mode.apply(a, dim=d, keepdim=keepdim))
 
 
 def _unique_result(outs, return_inverse, return_counts):

@@ -333,7 +333,8 @@ class Sgn(Primitive):
 
     @staticmethod
     def forward(ctx, a):
-        return a._device.xp.sign(a._data)
+        from .pointwise import Sign
+        return Sign.forward(ctx, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -449,7 +450,7 @@ def digamma(a):
 def polygamma(n, a):
     if not isinstance(n, int) or n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
-    return unary(Digamma if n == 0 else Polygamma, a, floating=True, n=n)
+    return unary(Polygamma, a, floating=True, n=n)  # (PolygammaBackward0 for n = 0 too, as PyTorch)
 
 
 def _not_bool(a, kernel):
@@ -598,6 +599,7 @@ def _frac_(self):
 
 def _nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
     if not self.dtype.is_floating_point:
+        self._storage.version += 1  # nothing to replace, but a write all the same (PyTorch's version)
         return self
     kw = dict(nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
     return write_inplace(self, NanToNum, (), kw, "nan_to_num_")

@@ -6,6 +6,7 @@ import warnings
 from . import common
 from ._prim import MultiOutputPrimitive, Primitive
 from .pointwise import where
+from .reduce import _wide
 
 
 def _kept(grad, shape, dims, keepdim):
@@ -24,7 +25,7 @@ class VarMean(MultiOutputPrimitive):
     def forward(cls, ctx, a, *, dims, correction, keepdim):
         ctx.save_for_backward(a)
         ctx.dims, ctx.keepdim, ctx.shape = dims, keepdim, a.shape
-        xp, x = a._device.xp, a._data
+        xp, x = a._device.xp, _wide(a._data)  # (half precision: reduced in float32, as PyTorch)
         n = 1
         for d in dims:
             n *= x.shape[d]
@@ -35,7 +36,8 @@ class VarMean(MultiOutputPrimitive):
             mean = x.mean(axis=dims, keepdims=True)
             var = ((x - mean) ** 2).sum(axis=dims, keepdims=keepdim) / x.dtype.type(dof)
             spread = xp.sqrt(var) if cls.root else var
-        return spread.astype(x.dtype, copy=False), (mean if keepdim else mean.squeeze(dims)).astype(x.dtype)
+        dt = a._data.dtype
+        return spread.astype(dt, copy=False), (mean if keepdim else mean.squeeze(dims)).astype(dt)
 
     @classmethod
     def backward(cls, ctx, g_spread, g_mean):
@@ -65,7 +67,7 @@ def _moments(cls, op, a, dim, unbiased, keepdim, correction):
         correction = 1
     empty_list = isinstance(dim, (list, tuple)) and not dim
     dims = common.wrap_dims(None if empty_list else dim, a.ndim, op)
-    n = 1
+    n = 1 if a.numel() else 0  # (PyTorch's factor: input numel over output numel, 0 for an empty input)
     for d in dims:
         n *= a.shape[d]
     if n - correction <= 0:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from .. import parts as _parts
 from .._size import Size
 from ..autograd.grad_mode import STATE
 from . import common
@@ -55,6 +56,26 @@ class MultiViewPrimitive(MultiOutputPrimitive):
 
 def _as_strided(xp, arr, shape, strides_bytes):
     return xp.lib.stride_tricks.as_strided(arr, shape=shape, strides=strides_bytes)
+
+
+def _part_view(a, shape, strides, part, offset=0):
+    """The view of `a` with the shape, strides and offset (in elements, from a's first element)
+    a course part computed (minitorch/parts.py). It may reach only the memory `a` reaches: strides
+    that would read outside it are refused, before NumPy would read whatever lies there."""
+    def extent(sh, st):
+        if not all(sh):
+            return 0, 0
+        return (sum(min(0, (n - 1) * s) for n, s in zip(sh, st)), sum(max(0, (n - 1) * s) for n, s in zip(sh, st)))
+    shape, strides = tuple(int(n) for n in shape), tuple(int(s) for s in strides)
+    (lo, hi), (a_lo, a_hi) = extent(shape, strides), extent(a.shape, a.stride())
+    if len(shape) != len(strides) or offset + lo < a_lo or offset + hi > a_hi:
+        raise RuntimeError(f"{part} gave strides {list(strides)} (offset {offset}) for shape {list(shape)}: that "
+                           f"view would read outside the memory of the tensor (shape {list(a.shape)}, strides "
+                           f"{list(a.stride())})")
+    if offset:
+        return _strided_from_storage(a, shape, strides, a.storage_offset() + offset)
+    item = a._data.itemsize
+    return _as_strided(a._device.xp, a._data, shape, tuple(s * item for s in strides))
 
 
 def infer_shape(shape, numel, op="view"):
@@ -119,8 +140,10 @@ class View(ViewPrimitive):
         ctx.in_shape = a.shape
         arr = a._data
         if arr.flags.c_contiguous:
+            if _parts.contiguous_strides is not None:  # a course part (minitorch/parts.py)
+                return _part_view(a, shape, _parts.contiguous_strides(shape), "contiguous_strides")
             return arr.reshape(shape)
-        strides = view_strides(a.shape, a.stride(), shape)
+        strides = (_parts.view_strides or view_strides)(a.shape, a.stride(), shape)  # (a part: parts.py)
         if strides is None:
             if arr.size == 0:
                 return arr.reshape(shape)
@@ -129,12 +152,28 @@ class View(ViewPrimitive):
                 "spans across two contiguous subspaces). Use .reshape(...) instead. "
                 f"(view{_fmt(shape)} on a tensor of shape {_fmt(a.shape)} with stride {_fmt(a.stride())}; "
                 ".contiguous().view(...) also works, by copying)")
+        if _parts.view_strides is not None:
+            return _part_view(a, shape, strides, "view_strides")
         item = arr.itemsize
         return _as_strided(a._device.xp, arr, shape, tuple(s * item for s in strides))
 
     @staticmethod
     def backward(ctx, grad):
         return (grad.reshape(ctx.in_shape),)
+
+
+class UnsafeView(Primitive):
+    """reshape of a fresh contiguous copy: the copy is the result's own memory, not a view (PyTorch's
+    _unsafe_view), so the result has no _base."""
+    _node_name = "UnsafeViewBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, a, *, shape):
+        ctx.in_shape = a.shape
+        return a._data.reshape(shape)
+
+    backward = View.backward
 
 
 class Permute(ViewPrimitive):
@@ -156,6 +195,16 @@ class Permute(ViewPrimitive):
 class Transpose(Permute):
     _node_name = "TransposeBackward0"
 
+    @staticmethod
+    def forward(ctx, a, *, dims):
+        ctx.dims = dims
+        if _parts.transpose_strides is None:
+            return a._data.transpose(dims)
+        # a course part (minitorch/parts.py) computes the swapped shape and strides
+        swapped = [i for i, d in enumerate(dims) if d != i] or [0, 0]
+        shape, strides = _parts.transpose_strides(a.shape, a.stride(), *swapped)
+        return _part_view(a, shape, strides, "transpose_strides")
+
 
 class MatrixT(Permute):
     _node_name = "TBackward0"  # t() of a matrix; PyTorch gives it its own node name
@@ -168,6 +217,8 @@ class Expand(ViewPrimitive):
     def forward(ctx, a, *, shape):
         ctx.in_shape = a.shape
         arr = a._data
+        if _parts.expand_strides is not None:  # a course part (minitorch/parts.py)
+            return _part_view(a, shape, _parts.expand_strides(a.shape, a.stride(), shape), "expand_strides")
         lead = len(shape) - arr.ndim
         strides = [0] * lead + [0 if (n == 1 and s != 1) else st
                                 for n, s, st in zip(arr.shape, shape[lead:], arr.strides)]
@@ -325,7 +376,7 @@ def reshape(a, *shape):
     shape = infer_shape(_shape_args(shape), a.numel(), "reshape")
     if a._data.flags.c_contiguous or view_strides(a.shape, a.stride(), shape) is not None:
         return View.apply(a, shape=shape)
-    return View.apply(a.contiguous(), shape=shape)
+    return UnsafeView.apply(a.contiguous(), shape=shape)
 
 
 def flatten(a, start_dim=0, end_dim=-1):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import parts as _parts
 from .anomaly_mode import ANOMALY, run_checked
 from .function import AccumulateGrad, edge
 from .grad_mode import STATE, set_grad_enabled
@@ -29,6 +30,8 @@ def _sum_to(grad, shape, node, i):
         raise RuntimeError(
             f"Function {node.name()} returned an invalid gradient at index {i} - got {list(gshape)} "
             f"but expected shape compatible with {list(shape)}")
+    if _parts.unbroadcast is not None:  # a course part (minitorch/parts.py)
+        return grad._make(_parts.unbroadcast(grad._data, tuple(shape)), grad._device)
     inner = tuple(lead + k for k, s in enumerate(shape) if s == 1 and gshape[lead + k] != 1)
     if inner:
         grad = grad.sum(dim=inner, keepdim=True)
@@ -139,6 +142,8 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     for node, _ in roots:
         if node is not None and deps.get(node, 0) == 0 and node not in ready:
             ready.append(node)
+    if _parts.topo_order is not None:  # a course part orders the nodes (minitorch/parts.py)
+        ready = _parts.Schedule(roots)
     # inf and nan in a gradient are values, as in PyTorch (sqrt at 0, x ** -1 at 0), not warnings
     with set_grad_enabled(create_graph), np.errstate(all="ignore"):
         while ready:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import weakref
 
+from .. import parts as _parts
 from . import anomaly_mode
 from .anomaly_mode import ANOMALY
 from .grad_mode import STATE, no_grad
@@ -200,7 +201,8 @@ class SavedTensor:
 
     def unpack(self, node):
         t = self.tensor
-        if t._storage.version != self.version:
+        if (t._storage.version != self.version if _parts.version_check is None  # (a part: minitorch/parts.py)
+                else _parts.version_check(self.version, t._storage.version)):
             raise RuntimeError(_modified_message(t, self.version, node))
         return t
 
@@ -218,7 +220,8 @@ class SavedOutput:
     def unpack(self, node):
         from .._tensor import Tensor
         t = Tensor._make(self.data, self.device, self.storage, self.base)
-        if self.storage.version != self.version:
+        if (self.storage.version != self.version if _parts.version_check is None  # (a part: minitorch/parts.py)
+                else _parts.version_check(self.version, self.storage.version)):
             raise RuntimeError(_modified_message(t, self.version, node, self.output_nr))
         t._requires_grad = True
         t.grad_fn = node
@@ -240,11 +243,17 @@ def _modified_message(t, expected, node, output_nr=None):
         "before modifying it.")
 
 
+_CPP_NODES = {n: (lambda full: lambda self: full)(f"torch::autograd::{n}")
+              for n in ("CopySlices", "CopyBackwards", "NotImplemented")}
+
+
 class _FunctionMeta(type):
     def __init__(cls, name, bases, ns):
         super().__init__(name, bases, ns)
         node_name = ns.get("_node_name") or f"{name}Backward"
         cls._node_cls = type(node_name, (Node,), {"_fn": cls, "__module__": cls.__module__})
+        if node_name in _CPP_NODES:  # PyTorch's C++ nodes: name() gives the namespace, repr the class
+            cls._node_cls.name = _CPP_NODES[node_name]
 
 
 class Function(metaclass=_FunctionMeta):

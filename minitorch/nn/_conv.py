@@ -13,14 +13,21 @@ column back onto the pixels it came from (windows overlap, so pixels receive sev
 contributions). col2im is the backward of im2col and im2col the backward of col2im, so the
 gradients below are themselves differentiable (second derivatives work).
 
+Conv2d itself stores the same columns transposed and channels-last (im2col_last: one row per
+window, each pixel's channels side by side), the order NumPy copies fastest; im2col_array's
+layout above is the one F.unfold returns and the lessons build.
+
 A 1-D signal (N, C, L) is computed as a one-row image (N, C, 1, L). Grouped convolution
 (groups=G) splits the channels into G independent convolutions: one batched matrix product.
+Max pooling whose windows tile the image (kernel = stride, no padding) takes a shortcut that
+never copies the windows (TiledMaxPool2d).
 
 Every array op goes through the tensor's array module (`t._device.xp`), so this runs on
 NumPy and CuPy alike.
 """
 from __future__ import annotations
 
+from .. import parts as _parts
 from .._ops._prim import MultiOutputPrimitive, Primitive
 from .._ops.index import index_add_flat
 from ..autograd.grad_mode import STATE
@@ -87,6 +94,8 @@ def _geometry(shape, kernel, stride, padding, dilation):
 
 def im2col_array(xp, x, kernel, stride, padding, dilation):
     """(N, C, H, W) array -> (N, C*kh*kw, OH*OW) array of windows (a copy)."""
+    if _parts.im2col is not None and tuple(dilation) == (1, 1):  # a course part (minitorch/parts.py)
+        return _parts.im2col(xp, x, tuple(kernel), tuple(stride), tuple(padding))
     n, c = x.shape[:2]
     oh, ow = _geometry(x.shape, kernel, stride, padding, dilation)
     win = _windows(xp, _pad(xp, x, padding), kernel, stride, dilation, (oh, ow), kernel_last=False)
@@ -105,6 +114,99 @@ def col2im_array(xp, cols, in_shape, kernel, stride, padding, dilation, out_hw=N
         for j in range(kw):
             out[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += cols[:, :, i, j]
     return out[:, :, ph:ph + h, pw:pw + w]
+
+
+# ---- the columns Conv2d multiplies: channels-last ----------------------------------------------
+# The same numbers as im2col_array, in another order: each window is stored pixel by pixel, each
+# pixel's channels side by side (kh, kw, C), and the windows of one image one after the other. The
+# copy that builds the columns then reads runs of C contiguous values (a pixel's channels) instead
+# of runs of OW (a row of output pixels, as few as 2 or 4 in a small CNN's later layers), which
+# makes both im2col and its adjoint col2im several times faster in NumPy once C is more than a few.
+
+def _padded_last(xp, x, padding):
+    """(N, C, H, W) -> a zero-padded channels-last copy (N, H + 2ph, W + 2pw, C)."""
+    n, c, h, w = x.shape
+    (ph, pw) = padding
+    out = xp.zeros((n, h + 2 * ph, w + 2 * pw, c), dtype=x.dtype)
+    out[:, ph:ph + h, pw:pw + w] = x.transpose(0, 2, 3, 1)
+    return out
+
+
+def im2col_last(xp, x, kernel, stride, padding, dilation, groups=1):
+    """(N, C, H, W) array -> (N, G, OH*OW, kh*kw*C/G) array: row l of group g is window l, laid out
+    (kh, kw, C/G) over that group's channels (a copy)."""
+    n, c = x.shape[:2]
+    (kh, kw), (sh, sw), (dh, dw) = kernel, stride, dilation
+    oh, ow = _geometry(x.shape, kernel, stride, padding, dilation)
+    xl = _padded_last(xp, x, padding)
+    s_n, s_h, s_w, s_c = xl.strides
+    cg = c // groups
+    win = xp.lib.stride_tricks.as_strided(xl, shape=(n, groups, oh, ow, kh, kw, cg),
+                                          strides=(s_n, s_c * cg, s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c))
+    return xp.ascontiguousarray(win).reshape(n, groups, oh * ow, kh * kw * cg)
+
+
+def col2im_last(xp, cols, in_shape, kernel, stride, padding, dilation, groups=1):
+    """The adjoint of im2col_last: add every column entry back onto its pixel; (N, C, H, W), row-major."""
+    n, c, h, w = in_shape
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    oh, ow = _geometry(in_shape, kernel, stride, padding, dilation)
+    cols = cols.reshape(n, groups, oh, ow, kh, kw, c // groups).transpose(0, 2, 3, 4, 5, 1, 6)
+    out = xp.zeros((n, h + 2 * ph, w + 2 * pw, groups, c // groups), dtype=cols.dtype)
+    for i in range(kh):  # kh*kw strided adds; each moves a whole (N, OH, OW, C) block
+        for j in range(kw):
+            out[:, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += cols[:, :, :, i, j]
+    return xp.ascontiguousarray(out[:, ph:ph + h, pw:pw + w].reshape(n, h, w, c).transpose(0, 3, 1, 2))
+
+
+def conv_columns(xp, x, geom, groups):
+    """Conv2d's columns, from im2col_last; or, when a course part provides im2col (which builds
+    im2col_array's layout), from that part, reordered."""
+    if _parts.im2col is None or tuple(geom[3]) != (1, 1):
+        return im2col_last(xp, x, *geom, groups)
+    n, c = x.shape[:2]
+    (kh, kw), cols = geom[0], im2col_array(xp, x, *geom)  # (N, C*kh*kw, L)
+    cols = cols.reshape(n, groups, c // groups, kh, kw, -1).transpose(0, 1, 5, 3, 4, 2)
+    return xp.ascontiguousarray(cols).reshape(n, groups, cols.shape[2], -1)
+
+
+def weight_last(w, groups):
+    """A (O, C/G, kh, kw) weight (array or Tensor) as G matrices (O/G, kh*kw*C/G), in the column
+    order of im2col_last."""
+    o, cg, kh, kw = w.shape
+    w = w.reshape(groups, o // groups, cg, kh, kw)
+    w = w.permute(0, 1, 3, 4, 2) if hasattr(w, "permute") else w.transpose(0, 1, 3, 4, 2)
+    return w.reshape(groups, o // groups, kh * kw * cg)
+
+
+class Im2ColLast(Primitive):
+    """x (N, C, H, W) -> channels-last columns (N, G, OH*OW, kh*kw*C/G). Backward: col2im_last."""
+    _node_name = "Im2ColBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, x, *, geom, groups):
+        ctx.geom, ctx.groups, ctx.in_shape = geom, groups, tuple(x.shape)
+        return im2col_last(x._device.xp, x._data, *geom, groups)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (Col2ImLast.apply(grad, in_shape=ctx.in_shape, geom=ctx.geom, groups=ctx.groups),)
+
+
+class Col2ImLast(Primitive):
+    """channels-last columns -> image (N, C, H, W), summing overlaps. Backward: im2col_last."""
+    _node_name = "Col2ImBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, cols, *, in_shape, geom, groups):
+        ctx.geom, ctx.groups = geom, groups
+        return col2im_last(cols._device.xp, cols._data, in_shape, *geom, groups)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (Im2ColLast.apply(grad, geom=ctx.geom, groups=ctx.groups),)
 
 
 class Im2Col(Primitive):
@@ -150,10 +252,11 @@ def im2col(x, kernel, stride, padding, dilation):
 class Conv2d(Primitive):
     """out = W @ im2col(x) + b, in one primitive (PyTorch's node name: ConvolutionBackward0).
 
-    forward:  cols = im2col(x);  out[n] = W2 @ cols[n] + b        W2 = W.reshape(O, C*kh*kw)
-    backward: dx = col2im(W2^T @ g)    dW = sum_n g[n] @ cols[n]^T    db = sum of g over n, h, w
+    forward:  cols = im2col(x);  out[n] = W2 @ cols[n]^T + b      W2 = W as (O, kh*kw*C)
+    backward: dx = col2im(g^T @ W2)    dW = sum_n g[n] @ cols[n]    db = sum of g over n, h, w
 
-    With groups=G, W2 is G matrices, each applied to its own C/G channels of the columns.
+    The columns are channels-last (im2col_last: one row per window), and W2 orders its columns
+    to match (weight_last). With groups=G, W2 is G matrices, each applied to its own C/G channels.
     """
     _node_name = "ConvolutionBackward0"
 
@@ -164,9 +267,8 @@ class Conv2d(Primitive):
         n, o, g = xa.shape[0], wa.shape[0], groups
         geom = (tuple(wa.shape[2:]), stride, padding, dilation)
         oh, ow = _geometry(xa.shape, *geom)
-        cols = im2col_array(xp, xa, *geom)  # (N, C*kh*kw, L)
-        w2 = wa.reshape(g, o // g, -1)  # one (O/G, C/G*kh*kw) matrix per group
-        out = xp.matmul(w2, cols.reshape(n, g, w2.shape[2], -1)).reshape(n, o, oh * ow)
+        cols = conv_columns(xp, xa, geom, g)  # (N, G, L, kh*kw*C/G)
+        out = xp.matmul(weight_last(wa, g), cols.swapaxes(2, 3)).reshape(n, o, oh * ow)  # (N, G, O/G, L)
         if bias is not None:
             out += bias._data.reshape(o, 1)
         from .._tensor import Tensor
@@ -181,16 +283,17 @@ class Conv2d(Primitive):
         xi, g_ = _image(x), ctx.groups
         n, o = grad.shape[:2]
         g = grad.reshape(n, g_, o // g_, -1)  # (N, G, O/G, L)
-        w2 = _image(weight).reshape(g_, o // g_, -1)  # (G, O/G, K)
+        w2 = weight_last(_image(weight), g_)  # (G, O/G, K)
         gx = gw = gb = None
         if ctx.needs_input_grad[0]:
-            cols = (w2.transpose(1, 2) @ g).reshape(n, -1, g.shape[-1])
-            gx = Col2Im.apply(cols, in_shape=tuple(xi.shape), geom=ctx.geom).reshape(x.shape)
+            cols = g.transpose(2, 3) @ w2  # (N, G, L, K)
+            gx = Col2ImLast.apply(cols, in_shape=tuple(xi.shape), geom=ctx.geom, groups=g_).reshape(x.shape)
         if ctx.needs_input_grad[1]:
             # under create_graph, dW must be differentiable with respect to x too: recompute
-            cols = im2col(xi, *ctx.geom) if STATE.enabled else saved_cols
-            cols = cols.reshape(n, g_, w2.shape[2], -1)
-            gw = (g @ cols.transpose(2, 3)).sum(0).reshape(weight.shape)
+            cols = Im2ColLast.apply(xi, geom=ctx.geom, groups=g_) if STATE.enabled else saved_cols
+            (kh, kw), cg = ctx.geom[0], xi.shape[1] // g_
+            gw = (g @ cols).sum(0).reshape(g_, o // g_, kh, kw, cg).permute(0, 1, 4, 2, 3)
+            gw = gw.contiguous().reshape(weight.shape)  # back to the weight's (O, C/G, kh, kw) order
         if len(ctx.needs_input_grad) > 2 and ctx.needs_input_grad[2]:
             gb = grad.sum((0,) + tuple(range(2, grad.ndim)))
         return gx, gw, gb
@@ -255,15 +358,48 @@ def _fill_low(xp, dtype):
 
 def _pool_index(xp, x, kernel, stride, pads, dilation):
     """For each pooling window of x: the row and column (in the padded image) of its maximum."""
-    n, c = x.shape[:2]
     padded = _pad(xp, x, pads, _fill_low(xp, x.dtype))
+    rows, cols = _rows_cols(xp, _window_argmax(xp, padded, kernel, stride, dilation), kernel, stride, dilation)
+    return rows, cols, padded.shape
+
+
+def _window_argmax(xp, padded, kernel, stride, dilation):
+    """For each window: which of its kh*kw entries (row-major) holds the maximum; the first on ties,
+    the first NaN where there is one (NaN wins a max, as in PyTorch)."""
+    n, c = padded.shape[:2]
     oh, ow = _geometry(padded.shape, kernel, stride, (0, 0), dilation)
     win = _windows(xp, padded, kernel, stride, dilation, (oh, ow), kernel_last=True)
-    arg = xp.ascontiguousarray(win).reshape(n, c, oh, ow, -1).argmax(axis=-1)
+    return xp.ascontiguousarray(win).reshape(n, c, oh, ow, -1).argmax(axis=-1)
+
+
+def _rows_cols(xp, arg, kernel, stride, dilation):
+    """The row and column, in the padded image, of entry `arg` of each window."""
+    oh, ow = arg.shape[-2:]
+    rows = xp.arange(oh).reshape(oh, 1) * stride[0] + (arg // kernel[1]) * dilation[0]
+    cols = xp.arange(ow).reshape(1, ow) * stride[1] + (arg % kernel[1]) * dilation[1]
+    return rows, cols
+
+
+def _tiled_max(xp, x, kernel):
+    """The windows tile the image (kernel = stride, no padding, no dilation): the maximum of every
+    window is then the elementwise maximum of kh*kw strided slices of x, one per position in
+    the window, with no copy of the windows (what makes the general path slow). Returns the
+    maxima and, per window, which entry held it (as _window_argmax: the first on ties)."""
     kh, kw = kernel
-    rows = xp.arange(oh).reshape(oh, 1) * stride[0] + (arg // kw) * dilation[0]
-    cols = xp.arange(ow).reshape(1, ow) * stride[1] + (arg % kw) * dilation[1]
-    return rows, cols, padded.shape
+    oh, ow = x.shape[2] // kh, x.shape[3] // kw
+    slices = [x[:, :, i:i + kh * oh:kh, j:j + kw * ow:kw] for i in range(kh) for j in range(kw)]
+    values = slices[0].copy()
+    for s in slices[1:]:
+        xp.maximum(values, s, out=values)
+    if values.dtype.kind == "f" and xp.isnan(values).any():  # NaN never equals itself: let argmax find it
+        return values, _window_argmax(xp, x, kernel, kernel, (1, 1))
+    # arg = d0 (1 + d1 (1 + d2 (...))), where d_q is 1 if entry q is not the maximum: the count
+    # stops at the first entry that is (and reaches the last entry only if no earlier one is)
+    arg = xp.zeros(values.shape, dtype=xp.int8 if len(slices) <= 127 else xp.int64)
+    for s in reversed(slices[:-1]):
+        arg += 1
+        arg *= s != values
+    return values, arg
 
 
 class PoolGather(Primitive):
@@ -331,6 +467,31 @@ class MaxPool2d(MultiOutputPrimitive):
     @staticmethod
     def backward(ctx, grad, _grad_indices):
         return (PoolScatter.apply(grad, index=ctx.index, pads=ctx.pads, in_shape=ctx.in_shape),)
+
+
+class TiledMaxPool2d(Primitive):
+    """MaxPool2d when the windows tile the image (kernel = stride, no padding, no dilation) and
+    the indices are not asked for: the common `nn.MaxPool2d(2)`. Same values and gradient as
+    MaxPool2d, found by _tiled_max; the positions of the maxima are only worked out if a
+    backward needs them."""
+    _node_name = "MaxPool2DWithIndicesBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, x, *, kernel):
+        values, ctx.arg = _tiled_max(x._device.xp, x._data, kernel)
+        ctx.kernel, ctx.in_shape = kernel, tuple(x.shape)
+        return values
+
+    @staticmethod
+    def backward(ctx, grad):
+        xp, (kh, kw), w = grad._device.xp, ctx.kernel, ctx.in_shape[3]
+        oh, ow = ctx.arg.shape[-2:]
+        # flat position of each maximum = its window's top-left pixel + the offset of entry `arg` in it
+        corners = xp.arange(oh).reshape(oh, 1) * (kh * w) + xp.arange(ow) * kw
+        offsets = xp.asarray([i * w + j for i in range(kh) for j in range(kw)])
+        index = corners + offsets[ctx.arg]
+        return (PoolScatter.apply(grad, index=index, pads=(0, 0, 0, 0), in_shape=ctx.in_shape),)
 
 
 class AvgPool2d(Primitive):

@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+from .. import parts as _parts
 from .._ops._prim import Primitive
 from .._ops.index import index_add_flat
 
@@ -39,6 +40,8 @@ class EmbeddingDense(Primitive):
     def forward(ctx, grad, *, ids, padding_idx, num):
         xp = grad._device.xp
         ctx.ids, ctx.padding_idx = ids, padding_idx
+        if _parts.embedding_grad is not None:  # a course part (minitorch/parts.py)
+            return _parts.embedding_grad(xp, ids, grad._data, num, padding_idx)
         dim = grad.shape[-1]
         out = xp.zeros((num, dim), dtype=grad._data.dtype)
         index_add_flat(xp, out, ids.reshape(-1), grad._data.reshape(-1, dim))

@@ -16,7 +16,6 @@ from .. import _dtype
 from .._ops import reduce as _reduce
 from .._ops._prim import Primitive
 from .._ops.common import result_dtype
-from .._ops.index import scatter_along
 from .._ops.pointwise import _fp_quiet, where
 
 
@@ -355,7 +354,7 @@ class NllLoss(Primitive):
         w = valid.astype(a.dtype)
         if weight is not None:
             w = w * weight[t]
-        losses = -rows[xp.arange(rows.shape[0]), t] * w
+        losses = xp.where(valid, -rows[xp.arange(rows.shape[0]), t] * w, 0)  # (an ignored row's nan stays out)
         ctx.t, ctx.w, ctx.valid, ctx.reduction, ctx.shape = t, w, valid, reduction, logp.shape
         if reduction == "none":
             return losses.reshape(out_shape)
@@ -365,17 +364,39 @@ class NllLoss(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
-        from .._tensor import Tensor
         xp = grad._device.xp
         with _fp_quiet():
             coef = xp.where(ctx.valid, -ctx.w / ctx.denom if ctx.reduction != "none" else -ctx.w, 0)
-        rows = grad.reshape(-1) * Tensor._make(coef.astype(ctx.w.dtype, copy=False), grad._device)
         shape = ctx.shape
         c = shape[1] if len(shape) >= 2 else shape[0]
-        g = scatter_along(rows.unsqueeze(1), ctx.t[:, None], 1, (ctx.t.shape[0], c))
+        g = NllLossGrad.apply(grad, t=ctx.t, coef=coef.astype(ctx.w.dtype, copy=False), n_classes=c)
         if len(shape) > 2:  # rows back to (N, C, d1, ...)
             g = g.reshape((shape[0],) + tuple(shape[2:]) + (c,)).movedim(-1, 1)
-        return (g.reshape(shape),)
+        return (g if g.shape == shape else g.reshape(shape),)
+
+
+class NllLossGrad(Primitive):
+    """NllLoss's backward as one op (it runs at every training step): the gradient rows (M, C),
+    coef_i * g_i at [i, t_i] and 0 elsewhere (g: one value per row, or one for all). Linear in g,
+    so its own backward picks those entries back out."""
+    _node_name = "NllLossBackwardBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, grad, *, t, coef, n_classes):
+        xp = grad._device.xp
+        ctx.t, ctx.coef, ctx.grad_shape = t, coef, tuple(grad.shape)
+        out = xp.zeros((t.shape[0], n_classes), dtype=coef.dtype)
+        out[xp.arange(t.shape[0]), t] = grad._data.reshape(-1) * coef
+        return out
+
+    @staticmethod
+    def backward(ctx, gg):
+        from .._tensor import Tensor
+        xp, dev = gg._device.xp, gg._device
+        picked = gg[Tensor._make(xp.arange(ctx.t.shape[0]), dev), Tensor._make(ctx.t, dev)]
+        picked = picked * Tensor._make(ctx.coef, dev)
+        return (picked.sum() if ctx.grad_shape == () else picked.reshape(ctx.grad_shape),)
 
 
 class NllLoss2d(NllLoss):
@@ -478,9 +499,9 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 # ---- compositions ------------------------------------------------------------------------------
 
 def _xlogy_self(t):
-    """t * log(t), 0 where t == 0 (the gradient stays finite there too)."""
+    """t * log(t), 0 where t == 0 (the gradient stays finite there too), nan below 0 (PyTorch's xlogy)."""
     pos = t > 0
-    return where(pos, t * where(pos, t, 1).log(), 0.0)
+    return where(pos, t * where(pos, t, 1).log(), where(t == 0, 0.0, float("nan")))
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):  # noqa: A002

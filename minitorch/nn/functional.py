@@ -285,6 +285,9 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     """The maximum of every kernel_size window (stride defaults to kernel_size)."""
     x, unbatched, k, s, pads, d, _ = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode,
                                                 "max_pool2d")
+    if not return_indices and k == s and d == (1, 1) and not any(pads):  # windows that tile the image
+        out = _conv.TiledMaxPool2d.apply(x, kernel=k)
+        return out.squeeze(0) if unbatched else out
     out, idx = _conv.MaxPool2d.apply(x, kernel=k, stride=s, pads=pads, dilation=d)
     if unbatched:
         out, idx = out.squeeze(0), idx.squeeze(0)

@@ -1,6 +1,7 @@
 """Adagrad: each weight's step shrinks with the sum of its squared gradients so far.
 
-For each parameter p with gradient g, at step t (in place, under no_grad), PyTorch's rules:
+For each parameter p with gradient g, at step t (in place, on the backend arrays: `adagrad_update`),
+PyTorch's rules:
 
     g   = g + weight_decay * p
     clr = lr / (1 + (t - 1) * lr_decay)
@@ -10,8 +11,7 @@ For each parameter p with gradient g, at step t (in place, under no_grad), PyTor
 from __future__ import annotations
 
 from .._factories import full_like
-from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, addcdiv_, addcmul_, scalar_state
+from .optimizer import Optimizer, addcdiv_, addcmul_, arrays_with_grad, scalar_state, written
 
 
 class Adagrad(Optimizer):
@@ -32,18 +32,23 @@ class Adagrad(Optimizer):
 
     def step(self, closure=None):
         loss = self._closure_loss(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
-                    grad = -p.grad if group["maximize"] else p.grad
-                    state = self.state[p]
-                    state["step"].add_(1)
-                    step = state["step"].item()
-                    if group["weight_decay"] != 0:
-                        grad = grad.add(p, alpha=group["weight_decay"])
-                    clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
-                    total = addcmul_(state["sum"], grad, grad, 1)
-                    addcdiv_(p, grad, total.sqrt().add_(group["eps"]), -clr)
+        for group in self.param_groups:
+            hyper = {k: group[k] for k in ("lr", "lr_decay", "weight_decay", "eps", "maximize")}
+            for p, a, g in arrays_with_grad(group):
+                state = self.state[p]
+                adagrad_update(p._device.xp, a, g, state["step"]._data, state["sum"]._data, **hyper)
+                written(p, state["step"], state["sum"])
         return loss
+
+
+def adagrad_update(xp, p, g, step, total, *, lr, lr_decay, weight_decay, eps, maximize):
+    """Adagrad's rule for one parameter, on backend arrays of module `xp`: p, the step count and
+    the sum of squared gradients updated in place, the gradient g only read."""
+    if maximize:
+        g = -g
+    step += 1
+    if weight_decay != 0:
+        g = g + p * weight_decay
+    clr = lr / (1 + (float(step) - 1) * lr_decay)
+    addcmul_(total, g, g, 1)
+    addcdiv_(p, g, xp.sqrt(total) + eps, -clr)

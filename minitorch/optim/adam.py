@@ -1,6 +1,7 @@
 """Adam (and AdamW), with PyTorch's exact update rules, bias correction included.
 
-For each parameter p with gradient g, at step t = 1, 2, ... (all in place, under no_grad):
+For each parameter p with gradient g, at step t = 1, 2, ... (all in place, on the backend
+arrays: `adam_update`):
 
     g  = g + weight_decay * p             (Adam's L2 penalty; AdamW instead decays p directly:
                                            p = p * (1 - lr * weight_decay))
@@ -13,8 +14,9 @@ For each parameter p with gradient g, at step t = 1, 2, ... (all in place, under
 from __future__ import annotations
 
 from .._factories import zeros_like
+from .. import parts as _parts
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, addcdiv_, addcmul_, lerp_, scalar_state
+from .optimizer import Optimizer, addcdiv_, addcmul_, arrays_with_grad, lerp_, scalar_state, written
 
 
 def check_adam_args(lr, betas, eps, weight_decay):
@@ -42,42 +44,53 @@ class Adam(Optimizer):
 
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns closure()'s loss if given."""
+        if _parts.adam_step is not None:  # a course part (minitorch/parts.py)
+            return _parts.adam_step(self, closure)
         loss = self._closure_loss(closure)
-        with no_grad():
-            for group in self.param_groups:
-                beta1, beta2 = group["betas"]
-                lr, eps, wd, amsgrad = group["lr"], group["eps"], group["weight_decay"], group["amsgrad"]
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
-                    grad = -p.grad if group["maximize"] else p.grad
-                    state = self.state[p]
-                    if len(state) == 0:
+        for group in self.param_groups:
+            beta1, beta2 = group["betas"]
+            hyper = dict(beta1=beta1, beta2=beta2, lr=group["lr"], eps=group["eps"], weight_decay=group["weight_decay"],
+                         maximize=group["maximize"], decoupled_weight_decay=group["decoupled_weight_decay"])
+            for p, a, g in arrays_with_grad(group):
+                state = self.state[p]
+                if len(state) == 0:
+                    with no_grad():
                         state["step"] = scalar_state()
                         state["exp_avg"] = zeros_like(p)
                         state["exp_avg_sq"] = zeros_like(p)
-                        if amsgrad:
+                        if group["amsgrad"]:
                             state["max_exp_avg_sq"] = zeros_like(p)
-                    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-                    state["step"].add_(1)
-                    step = state["step"].item()
-                    if wd != 0:
-                        if group["decoupled_weight_decay"]:
-                            p.mul_(1 - lr * wd)
-                        else:
-                            grad = grad.add(p, alpha=wd)
-                    lerp_(exp_avg, grad, 1 - beta1)
-                    addcmul_(exp_avg_sq.mul_(beta2), grad, grad, 1 - beta2)
-                    step_size = lr / (1 - beta1 ** step)
-                    bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
-                    if amsgrad:
-                        max_sq = state["max_exp_avg_sq"]
-                        max_sq.copy_(max_sq.maximum(exp_avg_sq))
-                        denom = (max_sq.sqrt() / bias_correction2_sqrt).add_(eps)
-                    else:
-                        denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
-                    addcdiv_(p, exp_avg, denom, -step_size)
+                tensors = [state[k] for k in ("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq") if k in state]
+                max_sq = state["max_exp_avg_sq"]._data if group["amsgrad"] else None
+                adam_update(p._device.xp, a, g, *(t._data for t in tensors[:3]), max_sq, **hyper)
+                written(p, *tensors)
         return loss
+
+
+def adam_update(xp, p, g, step, exp_avg, exp_avg_sq, max_exp_avg_sq, *, beta1, beta2, lr, eps, weight_decay,
+                maximize, decoupled_weight_decay):
+    """Adam's rule for one parameter, on backend arrays of module `xp`: p, the step count (0-d)
+    and the moments are updated in place, the gradient g only read. max_exp_avg_sq: amsgrad's
+    running maximum, or None."""
+    if maximize:
+        g = -g
+    step += 1
+    t = float(step)
+    if weight_decay != 0:
+        if decoupled_weight_decay:
+            p *= 1 - lr * weight_decay
+        else:
+            g = g + p * weight_decay
+    lerp_(exp_avg, g, 1 - beta1)
+    exp_avg_sq *= beta2
+    addcmul_(exp_avg_sq, g, g, 1 - beta2)
+    step_size = lr / (1 - beta1 ** t)
+    bias_correction2_sqrt = (1 - beta2 ** t) ** 0.5
+    if max_exp_avg_sq is not None:
+        max_exp_avg_sq[...] = xp.maximum(max_exp_avg_sq, exp_avg_sq)
+        exp_avg_sq = max_exp_avg_sq
+    denom = xp.sqrt(exp_avg_sq) / bias_correction2_sqrt + eps
+    addcdiv_(p, exp_avg, denom, -step_size)
 
 
 class AdamW(Adam):

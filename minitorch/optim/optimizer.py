@@ -3,7 +3,8 @@
 An optimizer holds `param_groups`, a list of dicts, each with its own `params` and
 hyper-parameters (so one model can train its layers at different learning rates), and a
 `state` dict per parameter (momentum buffers, Adam's moments). `step()` updates each
-parameter *in place*, under no_grad, from its `.grad`.
+parameter *in place* from its `.grad` (SGD, Adam, AdamW, RMSprop and Adagrad on the backend
+arrays directly: see `arrays_with_grad`; the others with tensor ops under no_grad).
 """
 from __future__ import annotations
 
@@ -236,23 +237,57 @@ def _params_with_grad(group):
             yield p
 
 
+def arrays_with_grad(group):
+    """[(param, param array, grad array), ...] for the parameters of `group` that have a gradient.
+
+    The optimizers below update these backend arrays in place: one NumPy (or CuPy) operation per
+    term of the update rule, instead of a tensor op per term that would check its operands, build
+    a result tensor and bump a version counter each time. What those checks protect is checked
+    here, once per parameter per step: that the parameter's memory can be written element by
+    element (not an expanded view), and that the gradient is in the parameter's dtype."""
+    from .._ops.inplace import check_overlap
+    out = []
+    for p in group["params"]:
+        g = p._grad
+        if g is None:
+            continue
+        a, ga = p._data, g._data
+        if not a.flags.c_contiguous:  # row-major memory never overlaps itself
+            check_overlap(p, "optimizer.step")
+        out.append((p, a, ga if ga.dtype == a.dtype else ga.astype(a.dtype)))
+    return out
+
+
+def written(*tensors):
+    """Count an in-place write of each tensor's array (its version counter), as an in-place op
+    does: a tensor saved for a backward that has not run yet is then caught, as in PyTorch."""
+    for t in tensors:
+        t._storage.version += 1
+
+
 # ---- the in-place updates PyTorch's optimizers are written with, in its rounding order ----------
+# Each works on tensors and on backend arrays alike (`+=` and `[...] =` mean the same for both):
+# SGD, Adam, AdamW, RMSprop and Adagrad pass arrays, the other optimizers tensors.
 
 def addcmul_(t, a, b, value=1.0):
     """t += value * a * b, rounded as PyTorch rounds it: (value * a) * b."""
-    return t.add_(a * value * b)
+    t += a * value * b
+    return t
 
 
 def addcdiv_(t, a, b, value=1.0):
     """t += value * a / b, rounded as PyTorch rounds it: (value * a) / b."""
-    return t.add_(a * value / b)
+    t += a * value / b
+    return t
 
 
 def lerp_(t, end, weight):
     """t += weight * (end - t), with PyTorch's formula for each half of the weights."""
     if weight < 0.5:
-        return t.add_((end - t) * weight)
-    return t.copy_(end - (end - t) * (1 - weight))
+        t += (end - t) * weight
+    else:
+        t[...] = end - (end - t) * (1 - weight)
+    return t
 
 
 def scalar_state(value=0.0):

@@ -1,6 +1,7 @@
 """RMSprop: divide each step by a running root-mean-square of the gradients.
 
-For each parameter p with gradient g (in place, under no_grad), PyTorch's rules:
+For each parameter p with gradient g (in place, on the backend arrays: `rmsprop_update`),
+PyTorch's rules:
 
     g  = g + weight_decay * p
     v  = alpha * v + (1 - alpha) * g^2                 (the running mean of squares)
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from .._factories import zeros_like
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer, addcdiv_, addcmul_, lerp_, scalar_state
+from .optimizer import Optimizer, addcdiv_, addcmul_, arrays_with_grad, lerp_, scalar_state, written
 
 
 class RMSprop(Optimizer):
@@ -30,34 +31,44 @@ class RMSprop(Optimizer):
 
     def step(self, closure=None):
         loss = self._closure_loss(closure)
-        with no_grad():
-            for group in self.param_groups:
-                lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
-                wd, momentum, centered = group["weight_decay"], group["momentum"], group["centered"]
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
-                    grad = -p.grad if group["maximize"] else p.grad
-                    state = self.state[p]
-                    if len(state) == 0:
+        for group in self.param_groups:
+            hyper = {k: group[k] for k in ("lr", "alpha", "eps", "weight_decay", "momentum", "maximize")}
+            for p, a, g in arrays_with_grad(group):
+                state = self.state[p]
+                if len(state) == 0:
+                    with no_grad():
                         state["step"] = scalar_state()
                         state["square_avg"] = zeros_like(p)
-                        if momentum > 0:
+                        if group["momentum"] > 0:
                             state["momentum_buffer"] = zeros_like(p)
-                        if centered:
+                        if group["centered"]:
                             state["grad_avg"] = zeros_like(p)
-                    state["step"].add_(1)
-                    if wd != 0:
-                        grad = grad.add(p, alpha=wd)
-                    square_avg = addcmul_(state["square_avg"].mul_(alpha), grad, grad, 1 - alpha)
-                    if centered:
-                        grad_avg = lerp_(state["grad_avg"], grad, 1 - alpha)
-                        avg = (square_avg - grad_avg * grad_avg).sqrt_().add_(eps)
-                    else:
-                        avg = square_avg.sqrt().add_(eps)
-                    if momentum > 0:
-                        buf = addcdiv_(state["momentum_buffer"].mul_(momentum), grad, avg)
-                        p.add_(buf, alpha=-lr)
-                    else:
-                        addcdiv_(p, grad, avg, -lr)
+                bufs = [state.get(k) for k in ("step", "square_avg", "momentum_buffer", "grad_avg")]
+                rmsprop_update(p._device.xp, a, g, *(None if t is None else t._data for t in bufs), **hyper)
+                written(p, *(t for t in bufs if t is not None))
         return loss
+
+
+def rmsprop_update(xp, p, g, step, square_avg, momentum_buffer, grad_avg, *, lr, alpha, eps, weight_decay,
+                   momentum, maximize):
+    """RMSprop's rule for one parameter, on backend arrays of module `xp`: p and the state
+    (step count, running averages, momentum buffer) updated in place, the gradient g only read.
+    grad_avg is None unless centered, momentum_buffer None without momentum."""
+    if maximize:
+        g = -g
+    step += 1
+    if weight_decay != 0:
+        g = g + p * weight_decay
+    square_avg *= alpha
+    addcmul_(square_avg, g, g, 1 - alpha)
+    if grad_avg is not None:  # centered: divide by an estimate of the variance instead
+        lerp_(grad_avg, g, 1 - alpha)
+        avg = xp.sqrt(square_avg - grad_avg * grad_avg) + eps
+    else:
+        avg = xp.sqrt(square_avg) + eps
+    if momentum > 0:
+        momentum_buffer *= momentum
+        addcdiv_(momentum_buffer, g, avg)
+        p += momentum_buffer * -lr
+    else:
+        addcdiv_(p, g, avg, -lr)

@@ -1,6 +1,6 @@
 """Stochastic gradient descent, with PyTorch's exact momentum / Nesterov / weight-decay rules.
 
-For each parameter p with gradient g (all in place, under no_grad):
+For each parameter p with gradient g (all in place, on the backend arrays: `sgd_update`):
 
     g = g + weight_decay * p                         (L2 penalty, if weight_decay != 0)
     b = g                        on the first step   (momentum buffer, if momentum != 0)
@@ -10,8 +10,9 @@ For each parameter p with gradient g (all in place, under no_grad):
 """
 from __future__ import annotations
 
-from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .. import parts as _parts
+from .._tensor import Tensor
+from .optimizer import Optimizer, arrays_with_grad, written
 
 
 class SGD(Optimizer):
@@ -32,24 +33,37 @@ class SGD(Optimizer):
 
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns closure()'s loss if given."""
+        if _parts.sgd_step is not None:  # a course part (minitorch/parts.py)
+            return _parts.sgd_step(self, closure)
         loss = self._closure_loss(closure)
-        with no_grad():
-            for group in self.param_groups:
-                lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
-                weight_decay, nesterov = group["weight_decay"], group["nesterov"]
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
-                    d_p = -p.grad if group["maximize"] else p.grad
-                    if weight_decay != 0:
-                        d_p = d_p.add(p, alpha=weight_decay)
-                    if momentum != 0:
-                        state = self.state[p]
-                        buf = state.get("momentum_buffer")
-                        if buf is None:
-                            buf = state["momentum_buffer"] = d_p.detach().clone()
-                        else:
-                            buf.mul_(momentum).add_(d_p, alpha=1 - dampening)
-                        d_p = d_p.add(buf, alpha=momentum) if nesterov else buf
-                    p.add_(d_p, alpha=-lr)
+        for group in self.param_groups:
+            hyper = {k: group[k] for k in ("lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize")}
+            for p, a, g in arrays_with_grad(group):
+                state = self.state[p] if group["momentum"] != 0 else None
+                buf = state.get("momentum_buffer") if state is not None else None
+                new_buf = sgd_update(a, g, None if buf is None else buf._data, **hyper)
+                written(p)
+                if buf is not None:
+                    written(buf)
+                elif new_buf is not None:  # the first step makes the buffer
+                    state["momentum_buffer"] = Tensor._make(new_buf, p._device)
         return loss
+
+
+def sgd_update(p, g, buf, *, lr, momentum, dampening, weight_decay, nesterov, maximize):
+    """SGD's rule for one parameter, on its backend arrays: p (updated in place), its gradient g
+    (only read), the momentum buffer buf (updated in place; None before the first step).
+    Returns the buffer (a new one on the first step), or None without momentum."""
+    if maximize:
+        g = -g
+    if weight_decay != 0:
+        g = g + p * weight_decay
+    if momentum != 0:
+        if buf is None:
+            buf = g.copy(order="K")
+        else:
+            buf *= momentum
+            buf += g * (1 - dampening)
+        g = g + buf * momentum if nesterov else buf
+    p += g * -lr
+    return buf if momentum != 0 else None

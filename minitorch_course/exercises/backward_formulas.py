@@ -1,5 +1,5 @@
-"""Exercise 10, backward formulas: the local derivatives of five ops, and summing a gradient
-back to a broadcast input's shape.
+"""Exercise 10, backward formulas: the local derivatives of eleven ops, summing a gradient
+back to a broadcast input's shape, and the backward of sum and mean.
 
 Plain Python over floats and nested lists: the notebook then plugs the learner's functions
 into a minitorch.autograd.Function and gradchecks it, but the grader compares plain data only.
@@ -14,8 +14,8 @@ from ._approx import approx
 
 
 # ---- inputs -------------------------------------------------------------------------------
-OPS2 = ("mul", "div", "pow")
-OPS1 = ("tanh", "sigmoid")
+OPS2 = ("mul", "div", "pow", "add", "sub")
+OPS1 = ("tanh", "sigmoid", "neg", "exp", "log", "relu")
 
 
 def _visible_q1():
@@ -27,6 +27,9 @@ def _visible_q1():
         ("tanh", (0.0,), 1.0), ("tanh", (1.0,), 1.0), ("tanh", (-2.0,), 0.5),
         ("sigmoid", (0.0,), 1.0), ("sigmoid", (2.0,), 1.0), ("sigmoid", (-3.0,), -2.0),
         ("sigmoid", (-40.0,), 1.0), ("tanh", (20.0,), 1.0),
+        ("add", (2.0, -3.0), 1.5), ("sub", (2.0, -3.0), 1.5), ("neg", (4.0,), 2.0),
+        ("exp", (0.0,), 1.0), ("exp", (2.0,), -0.5), ("log", (2.0,), 1.0), ("log", (0.25,), 3.0),
+        ("relu", (1.5,), 2.0), ("relu", (-1.5,), 2.0), ("relu", (0.0,), 1.0),   # PyTorch: 0 at 0
     ]
 
 
@@ -40,8 +43,10 @@ def _random_q1(rng, n):
         elif op == "div":
             y = round(rng.uniform(0.2, 4.0), 4) * rng.choice([1, -1])
             inputs = (round(rng.uniform(-5, 5), 4), y)
-        elif op == "mul":
+        elif op in ("mul", "add", "sub"):
             inputs = (round(rng.uniform(-5, 5), 4), round(rng.uniform(-5, 5), 4))
+        elif op == "log":
+            inputs = (round(rng.uniform(0.05, 8.0), 4),)
         else:
             inputs = (round(rng.uniform(-6, 6), 4),)
         out.append((op, inputs, grad))
@@ -84,6 +89,33 @@ def _random_q2(rng, n):
     return out
 
 
+def _visible_q3():
+    return [
+        ("sum", 2.0, (2, 3), (0, 1), False),
+        ("sum", [1.0, 2.0, 3.0], (2, 3), (0,), False),
+        ("sum", [1.0, -2.0], (2, 3), (1,), False),
+        ("sum", [[1.0], [-2.0]], (2, 3), (1,), True),
+        ("mean", 3.0, (2, 2), (0, 1), False),
+        ("mean", [[6.0, 3.0]], (3, 2), (0,), True),
+        ("mean", [1.5, -0.5], (2, 2, 2), (0, 2), False),
+        ("sum", [[0.5, 1.0], [2.0, 4.0]], (2, 1, 2), (1,), False),
+        ("sum", 1.0, (), (), False),                      # a 0-d input: its own sum
+        ("mean", [4.0], (1, 4), (1,), False),
+    ]
+
+
+def _random_q3(rng, n):
+    out = []
+    for _ in range(n):
+        shape = tuple(rng.choice([1, 2, 3, 4]) for _ in range(rng.randint(1, 3)))
+        dims = tuple(sorted(rng.sample(range(len(shape)), rng.randint(1, len(shape)))))
+        keepdim = rng.random() < 0.4
+        out_shape = tuple(1 if d in dims else n for d, n in enumerate(shape)) if keepdim else \
+            tuple(n for d, n in enumerate(shape) if d not in dims)
+        out.append((rng.choice(["sum", "mean"]), _nested(rng, out_shape), shape, dims, keepdim))
+    return out
+
+
 # ---- the exercise ---------------------------------------------------------------------------
 EXERCISE = Exercise(
     name="10_backward_formulas",
@@ -94,7 +126,7 @@ EXERCISE = Exercise(
                      "differentiate or reduce for you, which is what this exercise asks of you",
     questions=[
         QuestionSpec(
-            id="q1", function="local_backward", title="(a) the local derivatives of five ops",
+            id="q1", function="local_backward", title="(a) the local derivatives of eleven ops",
             solution_cell="local_backward", test_cell="test_local_backward",
             visible_cases=_visible_q1, random_cases=_random_q1,
             compare=approx(rel_tol=1e-7, abs_tol=1e-12),
@@ -103,8 +135,10 @@ EXERCISE = Exercise(
                 "the derivative of the op with respect to that input, at the given values.",
                 "mul: (grad*y, grad*x). div x/y: (grad/y, -grad*x/y**2). pow x**y: "
                 "(grad*y*x**(y-1), grad*x**y*log(x)); x is always positive here.",
-                "tanh: 1 - tanh(x)**2. sigmoid s = 1/(1+exp(-x)): s*(1-s). Return a tuple with one "
-                "float per input: (g,) for tanh and sigmoid, (gx, gy) for the others.",
+                "tanh: 1 - tanh(x)**2. sigmoid s = 1/(1+exp(-x)): s*(1-s). add: (grad, grad), sub: "
+                "(grad, -grad), neg: -grad, exp: grad*exp(x), log: grad/x, relu: grad where x > 0, "
+                "else 0.0 (at 0 too, as PyTorch). Return a tuple with one float per input: (g,) for "
+                "the one-input ops, (gx, gy) for the others.",
             ]),
         QuestionSpec(
             id="q2", function="unbroadcast", title="(b) sum a gradient back to an input's shape",
@@ -119,6 +153,20 @@ EXERCISE = Exercise(
                 "where the input's size is 1: that is the input position it adds to.",
                 "Accumulate into a dict {input index: sum}, then build nested lists of exactly "
                 "`shape` from it (recursively). Shape () gives a bare float, shape (1,) a list [s].",
+            ]),
+        QuestionSpec(
+            id="q3", function="reduce_backward", title="(c) the backward of sum and mean",
+            solution_cell="reduce_backward", test_cell="test_reduce_backward",
+            visible_cases=_visible_q3, random_cases=_random_q3,
+            compare=approx(rel_tol=1e-9, abs_tol=1e-12),
+            hints=[
+                "Every input element went into exactly one output element of the sum: its gradient "
+                "is that output's gradient. A mean also divides by how many elements it averaged.",
+                "For each index of the input (itertools.product over `shape`), find the output "
+                "element it went into: drop the reduced dims (or, with keepdim, put 0 there). "
+                "The count for mean is the product of shape[d] over the reduced dims.",
+                "Build nested lists of exactly `shape` (recursively); shape () gives a bare float. "
+                "grad is a float when the output is 0-d (every dim reduced, keepdim False).",
             ]),
     ],
 )

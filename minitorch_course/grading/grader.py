@@ -27,10 +27,11 @@ from pathlib import Path
 from .. import answers
 from ..answers import AnswerKeyError
 from ..exercises import FORMER_NAMES
-from ..notebook import (NotebookError, cell_source, exercise_name, grade_id, hidden_blocks, nbgrader,
-                        parse_hidden_checks, parse_notebook, python_code, release, strip_hidden)
+from ..notebook import (NotebookError, cell_source, exercise_name, grade_id, hidden_blocks, locked_cells, nbgrader,
+                        parse_hidden_checks, parse_notebook, python_code, release, release_of, strip_hidden)
+from ..notebook import ADDED_CELLS
 from ..spec import Case, Exercise, Raised, decide, decode, judge
-from . import rules
+from . import rules, scoring
 from .harness import encode_args
 from .sandbox import Limits, run_submission
 
@@ -52,6 +53,8 @@ class KeyQuestion:
     cases: list
     expected: list
     encoded: list
+    mode: str = scoring.DEFAULT_MODE   # partial credit (scoring.py)
+    weights: dict = field(default_factory=lambda: dict(scoring.DEFAULT_WEIGHTS))
 
 
 class AnswerKey:
@@ -60,8 +63,12 @@ class AnswerKey:
     expected outcome of each, computed here too. The check data a learner's check() reads
     (checks/NAME.json) is never used: a student could have seen or edited it."""
 
-    def __init__(self, exercise: Exercise, solutions_path, seed=None):
+    def __init__(self, exercise: Exercise, solutions_path, seed=None, scoring_mode=None):
         key = answers.read(exercise, solutions_path)
+        try:
+            self.scoring = scoring.mode_of(exercise, scoring_mode)
+        except ValueError as e:
+            raise AnswerKeyError(str(e)) from None
         nb = key.notebook
         self.path, self.sha256 = key.path, key.sha256
         self.exercise, self.name, self.seed = exercise, exercise.name, seed
@@ -69,6 +76,16 @@ class AnswerKey:
         released = release(nb, exercise.name)
         self.cells = dict(key.cells)
         self.released_cells = {grade_id(c): c for c in released["cells"] if grade_id(c)}
+        self.release_id = release_of(released)
+        # every release handed out (make release keeps them): a notebook's locked cells are
+        # compared with those of the release it came from
+        self.releases = {self.release_id: locked_cells(released), **_release_history(key.path, exercise.name)}
+        try:  # the graded handout of the same solutions (release --graded)
+            graded = release(nb, exercise.name, graded=True)
+            self.graded_release_id = release_of(graded)
+            self.releases.setdefault(self.graded_release_id, locked_cells(graded))
+        except NotebookError:
+            self.graded_release_id = None
         self.order = [grade_id(c) for c in nb["cells"] if grade_id(c)]
         self.locked = [g for g in self.order if nbgrader(self.cells[g]).get("locked")]
         self.solution_cells = {q.solution_cell: q for q in exercise.questions}
@@ -88,16 +105,30 @@ class AnswerKey:
                     cases += key.cases(q, kw.get("cases", []), kw.get("random", 0), s)
             expected = key.expected(q, cases)
             self.questions.append(KeyQuestion(q, float(nbgrader(test)["points"]), cases, expected,
-                                              [encode_args(c.args) for c in cases]))
+                                              [encode_args(c.args) for c in cases], self.scoring,
+                                              scoring.weights_of(exercise, q)))
         self.max_score = sum(k.points for k in self.questions)
 
     def describe(self):
         return {"exercise": self.name, "solutions": str(self.path), "solutions_sha256": self.sha256,
-                "seed": self.seed, "max_score": self.max_score,
+                "seed": self.seed, "max_score": self.max_score, "scoring": self.scoring,
                 "questions": [{"id": k.spec.id, "function": k.spec.function, "points": k.points,
+                               "test_cell": k.spec.test_cell, "solution_cell": k.spec.solution_cell,
                                "cases": len(k.cases),
-                               "hidden_cases": sum(c.kind != "visible" for c in k.cases)}
+                               "hidden_cases": sum(c.kind != "visible" for c in k.cases),
+                               "groups": scoring.groups(k.cases, [], k.points, k.weights)}
                               for k in self.questions]}
+
+
+def _release_history(solutions_path, name):
+    """{release id: locked cells} from solutions/releases/NAME.json beside the solutions ({} if none)."""
+    import json
+    path = Path(solutions_path).parent / "releases" / f"{name}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {r["id"]: r["cells"] for r in data["releases"] if isinstance(r.get("cells"), dict)}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
 
 
 # ---------------------------------------------------------------------------------------
@@ -115,6 +146,8 @@ class QuestionGrade:
     reason: str = ""
     passed: int = 0
     total: int = 0
+    groups: list = field(default_factory=list)  # partial credit: scoring.groups()
+    feedback: str = ""  # the reason as the student's feedback gives it (no hidden input), when it differs
 
 
 @dataclass
@@ -133,6 +166,10 @@ class SubmissionResult:
     runs: int = 0
     isolation: dict = field(default_factory=dict)
     output: str = ""
+    submitted: str = ""       # when it was handed in (ISO 8601, UTC): nbgrader's timestamp.txt or the file's time
+    submitted_from: str = ""  # which of the two
+    late: str = ""            # how late, past --deadline ("" when on time or no deadline)
+    exercise: str = ""
 
     def to_dict(self):
         return asdict(self)
@@ -157,17 +194,22 @@ def _norm(src):
     return "\n".join(line.rstrip() for line in src.replace("\r\n", "\n").strip().split("\n"))
 
 
-def _other_exercise(nb, key):
-    """The name of another course exercise this notebook belongs to, if any."""
+def _cells_of(ex):
+    return {q.solution_cell for q in ex.questions} | {q.test_cell for q in ex.questions}
+
+
+def _has_all(ids, ex):
+    return _cells_of(ex) <= set(ids)
+
+
+def _other_exercise(nb, key, complete=False):
+    """The name of another course exercise this notebook belongs to, if any (complete: one
+    whose solution and test cells are all in it)."""
     from ..exercises import all_exercises
     ids = {grade_id(c) for c in nb["cells"]} - {None}
-    for name, ex in all_exercises().items():
-        if name == key.name:
-            continue
-        theirs = {q.solution_cell for q in ex.questions} | {q.test_cell for q in ex.questions}
-        if ids & theirs:
-            return name
-    return None
+    found = [ex for name, ex in all_exercises().items()
+             if name != key.name and (_has_all(ids, ex) if complete else ids & _cells_of(ex))]
+    return max(found, key=lambda ex: len(_cells_of(ex))).name if found else None  # the most complete
 
 
 def _zero(key, status, reason):
@@ -182,7 +224,7 @@ def grade_submission(path, key: AnswerKey, limits: Limits, student=None, protect
     protected: folders the sandbox may not read (the solutions' folder always is one)."""
     path = Path(path)
     res = SubmissionResult(display_name(student if student is not None else path.stem),
-                           display_name(path), "graded", max_score=key.max_score)
+                           display_name(path), "graded", max_score=key.max_score, exercise=key.name)
     t0 = time.monotonic()
     protected = {*(str(Path(p).resolve()) for p in protected), str(key.path.resolve().parent)}
     try:
@@ -255,6 +297,18 @@ def _grade(path, key, limits, res, protected, hide_hidden, self_test):  # noqa: 
     claimed = exercise_name(nb)
     claimed = FORMER_NAMES.get(claimed, claimed)  # a notebook released before a renumbering
     found_ours = bool(set(key.solution_cells) & set(ids) or {k.spec.test_cell for k in key.questions} & set(ids))
+    from ..exercises import all_exercises
+    if claimed and claimed != key.name and claimed in all_exercises():
+        # the release wrote it: another course exercise's notebook, whatever cells it shares with
+        # this one (the capstone reuses earlier exercises' cells)
+        return _not_graded(res, key, "wrong_exercise", f"this is the notebook of exercise "
+                                                       f"{display_name(claimed)[:80]}, not {key.name}")
+    if found_ours and not claimed:
+        other = _other_exercise(nb, key, complete=True)
+        if other and (not _has_all(ids, key.exercise)
+                      or len(_cells_of(all_exercises()[other])) > len(_cells_of(key.exercise))):
+            return _not_graded(res, key, "wrong_exercise", f"this is the notebook of exercise "
+                                                           f"{display_name(other)[:80]}, not {key.name}")
     if not found_ours:
         other = _other_exercise(nb, key)
         if other or (claimed and claimed != key.name):
@@ -269,24 +323,35 @@ def _grade(path, key, limits, res, protected, hide_hidden, self_test):  # noqa: 
         res.flags.append(f"the notebook metadata names exercise {display_name(claimed)[:80]!r}")
 
     # 3. locked cells and metadata: compared, never executed
-    _compare_locked(cells, ids, key, res, found_ours)
+    _compare_locked(cells, ids, key, res, found_ours, release_of(nb))
 
     # 4. the code that will run: solution cells and added cells, in notebook order
-    run_cells, sol_for = _cells_to_run(cells, ids, key, res)
+    run_cells, sol_for, test_at = _cells_to_run(cells, ids, key, res)
     if run_cells is None:
         return
+    # the instructor's imports and drivers first (they only define things), then the learner's
+    # cells; each question is asked where its test cell stands, as Restart & Run All asks it
     prelude = [{"id": "setup", "kind": "setup", "source": key.prelude}] if key.prelude else []
     drivers = [{"id": f"driver:{g}", "kind": "driver", "source": src} for g, src in key.drivers]
-    everything = prelude + run_cells + drivers
-    program = rules.Program([c["source"] for c in everything],
-                            trusted=[i for i, c in enumerate(everything) if c["kind"] in ("setup", "driver")])
-    static = {k.spec.id: rules.violations(program, k.spec.written, rules.Rules.of(key.exercise, k.spec))
-              for k in key.questions}
+    everything = prelude + drivers + run_cells
+    first = len(prelude) + len(drivers)
+    at = {k.spec.id: first + sum(c["index"] < test_at[k.spec.test_cell] for c in run_cells)
+          if k.spec.test_cell in test_at else len(everything) for k in key.questions}
+    trusted = [i for i, c in enumerate(everything) if c["kind"] in ("setup", "driver")]
+    static = {}
+    for k in key.questions:
+        program = rules.Program([c["source"] for c in everything[:at[k.spec.id]]], trusted=trusted)
+        static[k.spec.id] = rules.violations(program, k.spec.written, rules.Rules.of(key.exercise, k.spec))
+        later = [c["id"] for c in everything[at[k.spec.id]:] if _defines(c["source"], k.spec.written)]
+        if later:
+            res.notes.append(f"{k.spec.id}: {k.spec.written} is defined again after its test cell (in "
+                             f"{', '.join(display_name(x) for x in later[:3])}); it was graded as it stood "
+                             "at its test cell, as Restart & Run All runs the notebook")
 
     # 5. run it, confined; get plain data back, and the grader's own record of the runs
     ex = key.exercise
     questions = [{"id": k.spec.id, "function": k.spec.function, "cases": k.encoded,
-                  "driver": k.spec.answer is not None} for k in key.questions]
+                  "driver": k.spec.answer is not None, "at": at[k.spec.id]} for k in key.questions]
     run = run_submission(everything, questions, limits, protected=protected, preload=list(ex.preload),
                          forbidden_calls=list(ex.forbidden_calls), forbidden_imports=list(ex.forbidden_imports),
                          answers=[k.spec.written for k in key.questions if k.spec.answer is not None])
@@ -305,10 +370,13 @@ def _grade(path, key, limits, res, protected, hide_hidden, self_test):  # noqa: 
     # 6. the verdicts, decided here
     for k in key.questions:
         res.questions.append(_judge_question(k, run, sol_for, ex, static[k.spec.id], limits, hide_hidden))
-    res.score = sum(q.points for q in res.questions)
+    res.score = round(sum(q.points for q in res.questions), 2)
 
 
-def _compare_locked(cells, ids, key, res, found_ours):
+def _compare_locked(cells, ids, key, res, found_ours, rid=None):
+    """Flag edits of the locked code cells (instructions that run, and test cells) relative to
+    the release the notebook came from (rid, when the grader knows it; else the current one, or
+    any earlier one that has the same cell). Markdown edits are not flagged."""
     seen, dup = {}, {}
     for i, c in enumerate(cells):
         g = ids[i]
@@ -322,35 +390,53 @@ def _compare_locked(cells, ids, key, res, found_ours):
         what = ("all copies ran, in notebook order, as Restart & Run All runs them"
                 if g in key.solution_cells else "only the first was compared")
         res.notes.append(f"the cell {display_name(g)[:60]!r} appears {n} times: {what}")
-    for g in key.locked:
-        mine, theirs = seen.get(g), key.released_cells[g]
+    known = rid in key.releases
+    if rid and not known:
+        res.notes.append(f"this notebook names release {display_name(rid)[:20]!r}, which the grader does not "
+                         "know; its locked cells were compared with every known release")
+    elif known and rid not in (key.release_id, key.graded_release_id):
+        res.notes.append(f"this notebook is from an earlier release ({rid}); its locked cells were compared "
+                         "with that release's")
+    theirs_all = key.releases[rid] if known else key.releases[key.release_id]
+    for g, theirs in theirs_all.items():
+        if theirs["cell_type"] != "code" or g in ADDED_CELLS:
+            continue  # markdown, and the cells release adds (Colab install, progress line)
+        mine = seen.get(g)
         if mine is None:
             if found_ours:
                 res.flags.append(f"locked cell {g!r} was deleted or its metadata removed")
             continue
-        if mine["cell_type"] != theirs["cell_type"] or _norm(strip_hidden_safe(cell_source(mine))) != _norm(
-                cell_source(theirs)):
-            kind = "test cell" if nbgrader(theirs).get("grade") else "locked cell"
+        src = _norm(strip_hidden_safe(cell_source(mine)))
+        versions = [theirs] if known else [r[g] for r in key.releases.values() if g in r]
+        if mine["cell_type"] != "code" or all(src != _norm(v["source"]) for v in versions):
+            kind = "test cell" if theirs.get("grade") else "locked cell"
             res.flags.append(f"{kind} {g!r} was edited (ignored: the grader uses the instructor's copy)")
     for g, mine in seen.items():
-        theirs = key.cells.get(g)
-        if theirs is None:
+        ours = key.cells.get(g)
+        if ours is None:
             continue
-        a, b = nbgrader(mine), nbgrader(theirs)
+        a, b = nbgrader(mine), nbgrader(ours)
         for k in NBGRADER_COMPARED:
-            if a.get(k) != b.get(k):
-                res.flags.append(f"nbgrader metadata of {g!r} changed: {k} {b.get(k)!r} -> "
-                                 f"{display_name(repr(a.get(k)))[:60]} (ignored: the grader uses the instructor's)")
+            if a.get(k) == b.get(k):
+                continue
+            if k == "points" and any(a.get(k) == r.get(g, {}).get("points") for r in
+                                     ([theirs_all] if known else key.releases.values())):
+                continue  # the points of the release the learner had
+            res.flags.append(f"nbgrader metadata of {g!r} changed: {k} {b.get(k)!r} -> "
+                             f"{display_name(repr(a.get(k)))[:60]} (ignored: the grader uses the instructor's)")
 
 
 def _cells_to_run(cells, ids, key, res):
     """[{id, kind, source}] of the learner's code, in notebook order, as Python (magics handled),
     within the limits on added cells and on code size; and {solution cell: id of what was run}."""
     run_cells, sol_for, copies, added, dropped = [], {}, {}, 0, 0
+    tests, test_at = {k.spec.test_cell for k in key.questions}, {}
     for i, c in enumerate(cells):
         if c["cell_type"] != "code":
             continue
         g = ids[i]
+        if g in tests and g not in test_at:
+            test_at[g] = i  # the question is asked after the cells above it
         if g in key.solution_cells:
             copies[g] = copies.get(g, 0) + 1
             cid, kind = g if copies[g] == 1 else f"{g}#{copies[g]}", "solution"
@@ -376,7 +462,7 @@ def _cells_to_run(cells, ids, key, res):
             if added > MAX_ADDED_CELLS:
                 dropped += 1
                 continue
-        run_cells.append({"id": cid, "kind": kind, "source": code})
+        run_cells.append({"id": cid, "kind": kind, "source": code, "index": i})
     size = sum(len(c["source"]) for c in run_cells)
     while size > MAX_CODE_BYTES and any(c["kind"] == "added" for c in run_cells):
         last = max(i for i, c in enumerate(run_cells) if c["kind"] == "added")
@@ -385,11 +471,11 @@ def _cells_to_run(cells, ids, key, res):
     if size > MAX_CODE_BYTES:
         _not_graded(res, key, "too_large", f"the solution cells hold {size >> 10} KiB of code; the limit "
                                            f"is {MAX_CODE_BYTES >> 10} KiB")
-        return None, None
+        return None, None, None
     if dropped:
         res.notes.append(f"{dropped} of the cells you added were not run: the grader runs at most "
                          f"{MAX_ADDED_CELLS} added cells and {MAX_CODE_BYTES >> 20} MiB of code")
-    return run_cells, sol_for
+    return run_cells, sol_for, test_at
 
 
 def _step_name(step):
@@ -467,12 +553,28 @@ def _forbidden(grade, s, ex, found, passed=0):
                               f"({ex.forbidden_reason or 'see the exercise'})", passed)
 
 
+def _incorrect_text(k, failures, hide, late=""):
+    """What a wrong answer's row says: the first failing case with its input and the expected
+    value; hide: only a visible case's, a hidden one's input and expected value never shown."""
+    s, total = k.spec, len(k.cases)
+    first = failures[0]
+    where = {"visible": "a visible test", "hidden": "a hidden test", "random": "a random test"}[first.case.kind]
+    shown = [o for o in failures if o.case.kind == "visible"] if hide else failures
+    if shown:
+        return (f"{shown[0].reason} [{where if not hide else 'a visible test'}; "
+                f"{len(failures)} of {total} cases fail{late}]")
+    return (f"{s.function} passes the visible tests but fails {len(failures)} of "
+            f"{total - sum(c.kind == 'visible' for c in k.cases)} hidden ones (their inputs are not shown{late})")
+
+
 def _judge_question(k: KeyQuestion, run, sol_for, ex, static, limits, hide_hidden=False) -> QuestionGrade:  # noqa: C901
     s, total, step = k.spec, len(k.cases), f"question:{k.spec.id}"
 
-    def grade(status, reason, passed=0):
-        pts = k.points if status == "correct" else 0.0
-        return QuestionGrade(s.id, s.function, s.title, pts, k.points, status, reason, passed, total)
+    def grade(status, reason, passed=0, outcomes=None):
+        pts, parts = k.points if status == "correct" else 0.0, []
+        if outcomes is not None:  # every case compared: partial credit for the ones that pass
+            pts, parts = scoring.credit(k.mode, k.cases, [o.ok for o in outcomes], k.points, k.weights)
+        return QuestionGrade(s.id, s.function, s.title, pts, k.points, status, reason, passed, total, parts)
 
     if s.id in run.tampered:
         return grade("tampered", "the result channel was tampered with, so no result could be trusted")
@@ -527,20 +629,18 @@ def _judge_question(k: KeyQuestion, run, sol_for, ex, static, limits, hide_hidde
                                     f"{limits.step_seconds:g} s (finished {len(results)}; {why})", passed)
         return grade("tampered", f"only {len(results)} of {total} results came back")
     if status == "incorrect":
-        if s.answer is not None and _cell_error(crep):
-            return grade("error", f"the cell {cell_id!r} where {s.written} is written raised "
-                                  f"{_cell_error(crep)}; then {failures[0].reason}", passed)
-        first = failures[0]
-        where = {"visible": "a visible test", "hidden": "a hidden test", "random": "a random test"}[first.case.kind]
-        shown = [o for o in failures if o.case.kind == "visible"] if hide_hidden else failures
+        compared = outcomes if len(results) == total else None  # a run cut short earns nothing
         late = "" if len(results) == total else f"; it also did not finish the other {total - len(results)} in time"
-        if shown:
-            return grade("incorrect", f"{shown[0].reason} [{where if not hide_hidden else 'a visible test'}; "
-                                      f"{len(failures)} of {total} cases fail{late}]", passed)
-        return grade("incorrect", f"{s.function} passes the visible tests but fails {len(failures)} of "
-                                  f"{total - sum(c.kind == 'visible' for c in k.cases)} hidden ones "
-                                  f"(their inputs are not shown{late})", passed)
-    return grade("correct", f"all {total} cases pass", passed)
+        full, safe = (_incorrect_text(k, failures, hide, late) for hide in (False, True))
+        if s.answer is not None and _cell_error(crep):
+            full, safe = (f"the cell {cell_id!r} where {s.written} is written raised {_cell_error(crep)}; "
+                          f"then {x}" for x in (full, safe))
+            g = grade("error", safe if hide_hidden else full, passed, compared)
+        else:
+            g = grade("incorrect", safe if hide_hidden else full, passed, compared)
+        g.feedback = safe
+        return g
+    return grade("correct", f"all {total} cases pass", passed, outcomes)
 
 
 __all__ = ["AnswerKey", "AnswerKeyError", "Case", "QuestionGrade", "SubmissionResult", "grade_submission"]

@@ -193,6 +193,22 @@ def decode_plain(e):
 # ---------------------------------------------------------------------------------------
 # Forbidden functions: replaced, in every loaded module, by a function that raises.
 # ---------------------------------------------------------------------------------------
+def plan(cells, questions):
+    """The order of the steps of a run: [("cell", cell) or ("question", question)]. A question
+    whose "after" names one of the cells runs right after it (where its test cell stands in the
+    notebook), one whose "after" is "" before them all; one without (or whose cell is not in
+    this run) after all the cells."""
+    ids = {c["id"] for c in cells} | {""}
+    after = {}
+    for q in questions:
+        after.setdefault(q.get("after") if q.get("after") in ids else None, []).append(q)
+    steps = [("question", q) for q in after.get("", [])]
+    for c in cells:
+        steps.append(("cell", c))
+        steps += [("question", q) for q in after.get(c["id"], [])]
+    return steps + [("question", q) for q in after.get(None, [])]
+
+
 class ForbiddenCallError(RuntimeError):
     """Raised when a learner's function calls a library function the exercise forbids."""
 
@@ -835,43 +851,26 @@ def main():  # noqa: C901 - one straight-line story, in the order it must happen
     # 5. the cells, in notebook order, each on its own: an error in one doesn't stop the rest.
     # The instructor's drivers run in globals of their own (the learner's answers copied in),
     # with the real builtins; what they define is also given to the learner's namespace.
+    # 6. each question right after the cell its test cell follows (Restart & Run All): its
+    # function, and for a driver the learner's answers, as they stand at that point of the run.
     ns = {"__name__": "__main__", "__builtins__": builtins, "display": _display}
     drivers = {"__name__": "__main__", "__builtins__": real_builtins}
     step_seconds = float(limits["step_seconds"])
-    for cell in job["cells"]:
-        cid = cell["id"]
-        emit({"event": "cell_start", "id": cid})
-        report = {"event": "cell", "id": cid}
-        is_driver = cell.get("kind") == "driver"
-        where = drivers if is_driver else ns
-        if is_driver:
-            drivers.update({n: ns[n] for n in job.get("answers", []) if n in ns})
-        before = set(where)
-        try:
-            state["learner"] = not is_driver
-            arm(step_seconds)
-            failed = _run_cell(cell["source"], cid, where)
-            disarm()
-            if failed:
-                report["failed_imports"] = failed[:20]
-        except _Timeout:
-            pass  # the grader's own clock says how long the cell ran
-        except BaseException as e:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
-            disarm()
-            report["error"] = _error_info(e, e.__traceback__)
-        finally:
-            disarm()
-            state["learner"] = False
-            restore()
-        if is_driver:
-            ns.update({k: drivers[k] for k in set(drivers) - before - {"__builtins__"}})
-        emit(report)
+    answers = job.get("answers", [])
 
-    # 6. the questions: call each function on the grader's inputs, report what came back
-    for q in job["questions"]:
+    def share_answers():
+        for n in answers:
+            if n in ns:
+                drivers[n] = ns[n]
+            else:
+                drivers.pop(n, None)
+
+    def run_question(q):
         qid = q["id"]
         emit({"event": "question_start", "id": qid})
         report = {"event": "question", "id": qid, "results": []}
+        if q.get("driver"):
+            share_answers()
         fn = (drivers if q.get("driver") else ns).get(q["function"])
         report["found"] = "missing" if fn is None else "function" if callable(fn) else _type_name(type(fn))
         if report["found"] == "function":
@@ -898,6 +897,39 @@ def main():  # noqa: C901 - one straight-line story, in the order it must happen
                 disarm()
                 state["learner"] = False
                 restore()
+        emit(report)
+
+    for step, item in plan(job["cells"], job["questions"]):
+        if step == "question":
+            run_question(item)
+            continue
+        cell = item
+        cid = cell["id"]
+        emit({"event": "cell_start", "id": cid})
+        report = {"event": "cell", "id": cid}
+        is_driver = cell.get("kind") == "driver"
+        where = drivers if is_driver else ns
+        if is_driver:
+            share_answers()
+        before = set(where)
+        try:
+            state["learner"] = not is_driver
+            arm(step_seconds)
+            failed = _run_cell(cell["source"], cid, where)
+            disarm()
+            if failed:
+                report["failed_imports"] = failed[:20]
+        except _Timeout:
+            pass  # the grader's own clock says how long the cell ran
+        except BaseException as e:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
+            disarm()
+            report["error"] = _error_info(e, e.__traceback__)
+        finally:
+            disarm()
+            state["learner"] = False
+            restore()
+        if is_driver:
+            ns.update({k: drivers[k] for k in set(drivers) - before - {"__builtins__"}})
         emit(report)
     emit({"event": "done"})
     os._exit(0)

@@ -171,9 +171,16 @@ def contiguous_strides(shape):
             "numpy_cheat": numpy_cheat, "malformed": malformed, "wrong_exercise": wrong_exercise}
 
 
-EXPECTED_SCORE = {"correct": 7, "correct_alt": 7, "correct_noisy": 7, "wrong": 2, "partial": 2,
-                  "untouched": 0, "crash": 5, "loop": 5, "stubborn_loop": 4, "memory_bomb": 5,
-                  "numpy_cheat": 5, "malformed": 0, "wrong_exercise": 0}
+# which solution cells each kind gets wrong (None: all of them, the file is not graded)
+LOSES = {"correct": (), "correct_alt": (), "correct_noisy": (), "wrong": (CS, IC), "partial": (FI, IC),
+         "untouched": None, "crash": (FI,), "loop": (CS,), "stubborn_loop": (IC,), "memory_bomb": (CS,),
+         "numpy_cheat": (CS,), "malformed": None, "wrong_exercise": None}
+
+
+def expected_score(kind, key):
+    """A kind's score, all or nothing per question, from the answer key's points."""
+    lost = LOSES[kind]
+    return sum(k.points for k in key.questions if lost is not None and k.spec.solution_cell not in lost)
 
 
 def make_class(out_dir, solutions_path, n=60, kinds=None):

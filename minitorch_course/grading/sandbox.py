@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .harness import OUTPUT_LIMIT  # what the harness keeps of stdout, and of stderr
+from .harness import OUTPUT_LIMIT, plan  # what the harness keeps of stdout, and of stderr
 
 HARNESS = Path(__file__).with_name("harness.py")
 COURSE_PACKAGE = Path(__file__).resolve().parents[1]  # holds the exercises' reference solutions
@@ -194,11 +194,13 @@ class _Channel:
     (by the grader's clock), which step was open when a refusal came, and whether anything on
     the channel broke the plan (then nothing after it is used)."""
 
-    def __init__(self, nonce, cell_ids, question_ids):
+    def __init__(self, nonce, cell_ids, question_ids, steps=None):
         self.prefix = (nonce + "\t").encode()
         self.buf = b""
-        self.order = (["start"] + [x for c in cell_ids for x in (f"cell_start:{c}", f"cell:{c}")]
-                      + [x for q in question_ids for x in (f"question_start:{q}", f"question:{q}")]
+        # steps: [("cell" or "question", id)] in the order the harness runs them (harness.plan);
+        # None: the cells, then the questions
+        steps = steps or [("cell", c) for c in cell_ids] + [("question", q) for q in question_ids]
+        self.order = (["start"] + [x for kind, i in steps for x in (f"{kind}_start:{i}", f"{kind}:{i}")]
                       + ["done"])
         self.next = 0
         self.events, self.anomalies, self.refusals, self.seconds = {}, [], [], {}
@@ -346,7 +348,7 @@ def run_once(job: dict, limits: Limits, deadline: float, cells_deadline: float |
             f.write(json.dumps(full))  # dumps, not dump: the C encoder
         nonce = secrets.token_hex(16)
         out_path, err_path = os.path.join(io_dir, "stdout"), os.path.join(io_dir, "stderr")
-        chan = _Channel(nonce, [c["id"] for c in job["cells"]], [q["id"] for q in job["questions"]])
+        chan = _Channel(nonce, [], [], [(kind, item["id"]) for kind, item in plan(job["cells"], job["questions"])])
         r, w = os.pipe()
         t0 = time.monotonic()
         with open(out_path, "wb") as of, open(err_path, "wb") as ef:
@@ -390,6 +392,21 @@ def _kill_group(proc):
 # ---------------------------------------------------------------------------------------
 # A submission: runs until every question has a verdict, within one budget
 # ---------------------------------------------------------------------------------------
+def _placed(questions, cells, skip):
+    """The questions of a run, each with "after": the last cell that runs before it. A
+    question's "at" is how many of `cells` come before its test cell (None: after them all);
+    a cell left out of this run (it died before) moves the question up to the one before it."""
+    out = []
+    for q in questions:
+        at = q.get("at")
+        q = {k: v for k, v in q.items() if k != "at"}
+        if at is not None:
+            before = [c["id"] for c in cells[:at] if c["id"] not in skip]
+            q["after"] = before[-1] if before else ""
+        out.append(q)
+    return out
+
+
 def run_submission(cells, questions, limits: Limits, protected=(), **job_extra) -> RunResult:
     """Run the cells, then the questions; rerun what is left after a run dies, within the
     submission's time budget and its number of runs. A cell's "kind" says which cells may be
@@ -410,8 +427,9 @@ def run_submission(cells, questions, limits: Limits, protected=(), **job_extra) 
             break
         res.runs += 1
         run_cells = [c for c in cells if c["id"] not in skip]
+        placed = _placed([qmap[q] for q in pending], cells, skip)
         reserve = min(left / 2, len(pending) * (limits.step_seconds + 1.0) + 2.0)  # + a restart
-        job = {"cells": run_cells, "questions": [qmap[q] for q in pending], **job_extra}
+        job = {"cells": run_cells, "questions": placed, **job_extra}
         run = run_once(job, limits, deadline, time.monotonic() + left - reserve)
         chan = run.chan
         res.stdout, res.stderr = res.stdout or run.stdout, res.stderr or run.stderr

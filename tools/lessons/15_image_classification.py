@@ -140,14 +140,17 @@ mine, ref = my_conv2d(xc, wc, bc), F.conv2d(xc, wc, bc)
 print("output shape:", tuple(mine.shape), "| matches F.conv2d:", torch.allclose(mine, ref, atol=1e-5))
 
 # %% [markdown]
-# minitorch's own convolution is exactly this (plus padding, stride and dilation, which only
-# change the strides of the window view), and its backward uses *col2im*, which adds every
-# column back onto the pixels it came from:
+# minitorch's own convolution is this same idea (plus padding, stride and dilation, which only
+# change the strides of the window view), with one change of order: `im2col_last` stores each
+# window pixel by pixel with the pixel's channels side by side (*channels-last*), so the copy
+# reads runs of neighbouring numbers, several times faster in NumPy than our column order. The
+# numbers are the same, and the weight is reordered to match. Its backward uses *col2im*, which
+# adds every column back onto the pixels it came from:
 
 # %% id="conv-source" tags=["nbval-ignore-output"]
 from minitorch.nn import _conv
 
-show_source(_conv._windows)
+show_source(_conv.im2col_last)
 show_source(_conv.Conv2d.forward)
 
 # %% [markdown]

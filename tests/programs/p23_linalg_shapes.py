@@ -1,0 +1,21 @@
+# Matrix products and norms: matmul broadcasting, bmm, einsum, linalg.
+import torch
+
+torch.manual_seed(0)
+A = torch.randn(2, 3, 4)
+B = torch.randn(2, 4, 5)
+print(torch.bmm(A, B).shape, (A @ B).shape, torch.matmul(A, torch.randn(4)).shape)
+print(torch.einsum("bij,bjk->bik", A, B).shape, torch.einsum("ii->", torch.eye(3)))
+v = torch.tensor([3.0, 4.0])
+print(torch.linalg.norm(v), torch.linalg.vector_norm(v, ord=1), v.norm(p=float("inf")))
+M = torch.tensor([[2.0, 1.0], [1.0, 3.0]])
+print(torch.linalg.matrix_norm(M), torch.linalg.norm(M, "fro"), torch.linalg.det(M))
+print(torch.linalg.inv(M), torch.linalg.solve(M, torch.tensor([1.0, 2.0])))
+print(torch.outer(v, v), torch.dot(v, v), torch.mv(M, v))
+print(torch.cdist(torch.zeros(1, 2), torch.tensor([[3.0, 4.0]])))
+print(torch.cross(torch.tensor([1.0, 0, 0]), torch.tensor([0.0, 1, 0]), dim=0))
+print(torch.trace(M), torch.diag(M), torch.triu(torch.ones(3, 3)), torch.tril(torch.ones(3, 3), -1))
+x = torch.randn(3, 4, requires_grad=True)
+n = torch.linalg.norm(x, dim=1)
+n.sum().backward()
+print(n.grad_fn, x.grad.shape)

@@ -1,0 +1,23 @@
+# dtypes, conversions and how tensors print.
+import torch
+
+print(torch.tensor([1, 2]).dtype, torch.tensor([1.0]).dtype, torch.tensor([True]).dtype)
+print(torch.get_default_dtype())
+x = torch.tensor([1.5, -2.25, 3.0])
+print(x.int(), x.long(), x.bool(), x.to(torch.float64), x.half(), x.type(torch.int32))
+print(x.dtype == torch.float32, x.is_floating_point(), x.element_size(), x.nbytes)
+print(torch.tensor([1, 2]) + 0.5, torch.tensor([1, 2], dtype=torch.uint8) + 255)
+print(torch.tensor(7) // 2, torch.tensor(-7) // 2, torch.tensor(-7) % 3, torch.tensor(7.0) / 2)
+print(torch.tensor([1e-5, 1.0]), torch.tensor([1e10, 1.0]), torch.tensor([0.1, 0.25]))
+print(torch.tensor([[1.0, -0.0], [float("inf"), float("nan")]]))
+print(torch.arange(5), torch.arange(0, 1, 0.25), torch.zeros(2, 0))
+print(torch.full((2, 2), 7), torch.full((2,), 1.5), torch.empty(0))
+print(torch.tensor(3.14159), torch.tensor([100000.0, 1.0]), torch.tensor([-1.0, 0.5], dtype=torch.float64))
+print(repr(torch.tensor([2, 3], dtype=torch.int8)), torch.tensor([[1, 2], [3, 4]], dtype=torch.int16))
+print(torch.randn(2, 2, requires_grad=True).dtype, type(torch.tensor(1)), torch.Tensor)
+t = torch.tensor([1.0, 2.0], requires_grad=True)
+print(t * 2, (t * 2).sum(), t.detach(), t.tolist(), t.numel(), t.shape, t.size(0))
+torch.set_printoptions(precision=2)
+print(torch.tensor([1.23456, 2.5]))
+torch.set_printoptions(precision=4)
+print(torch.arange(2000.0))
