@@ -1672,3 +1672,23 @@ def test_svdvals_second_derivative_is_refused_not_wrong():
     assert g.shape == (2, 2)
     with pytest.raises(NotImplementedError, match="second derivative of linalg.svdvals"):
         minitorch.autograd.grad(minitorch.linalg.svdvals(x).sum(), x, create_graph=True)
+
+
+@pytest.mark.parametrize("code", [
+    "T.sum(T.tensor([True, True]), 0, out=T.tensor(False))",
+    "T.sum(T.tensor([1.5, 2.5]), 0, out=T.tensor(0))",
+    "T.sum(T.tensor([[1.5, 2.5]]), 1, out=T.zeros(1, dtype=T.float64))",
+    "T.prod(T.tensor([2, 3]), 0, out=T.tensor(False))",
+    "T.cumsum(T.tensor([1.5, 2.5]), 0, out=T.zeros(2, dtype=T.long))",
+    "T.cumprod(T.tensor([1.5, 2.5]), 0, out=T.zeros(2, dtype=T.long))",
+])
+def test_accumulating_reductions_compute_in_the_out_dtype(code):
+    ours, theirs = eval(code, {"T": minitorch}), eval(code, {"T": torch})
+    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
+    assert ours.tolist() == theirs.tolist()
+
+
+def test_mean_out_still_refuses_an_integer_out():
+    for T in (minitorch, torch):
+        with pytest.raises(RuntimeError, match="can't be cast"):
+            T.mean(T.tensor([2.0, 3.0]), 0, out=T.tensor(0))

@@ -81,7 +81,24 @@ def _sum_out(fn):
         if out is not None and not args and kw.get("dim", kw.get("axis")) is None:
             raise TypeError("sum() received an invalid combination of arguments - got (Tensor, out=Tensor): the "
                             "out= form needs a dim, e.g. sum(a, 0, out=o)")
-        return fn(a, *args, **kw) if out is None else write_out("sum", fn(a, *args, **kw), out)
+        return _accumulate_out(fn, "sum", a, args, kw, out)
+    return f
+
+
+def _accumulate_out(fn, op, a, args, kw, out):
+    """sum, prod, cumsum, cumprod with out=: as in PyTorch, they accumulate in out's dtype
+    (out=bool_tensor is allowed; float input into an int out is cast first)."""
+    if out is None:
+        return fn(a, *args, **kw)
+    if kw.get("dtype") is None:
+        kw = dict(kw, dtype=out.dtype)
+    return write_out(op, fn(a, *args, **kw), out)
+
+
+def _accumulating(fn):
+    @functools.wraps(fn)
+    def f(a, *args, out=None, **kw):
+        return _accumulate_out(fn, fn.__name__, a, args, kw, out)
     return f
 
 
@@ -106,7 +123,8 @@ multiply, subtract, divide, absolute, negative = mul, sub, div, abs, neg
 
 # reductions
 sum = _sum_out(rd.sum)  # noqa: A001
-mean, prod, cumsum, cumprod = (with_out(f) for f in (rd.mean, rd.prod, rd.cumsum, rd.cumprod))
+mean = with_out(rd.mean)
+prod, cumsum, cumprod = (_accumulating(f) for f in (rd.prod, rd.cumsum, rd.cumprod))
 amax, amin, all, any = (with_out(f) for f in (rd.amax, rd.amin, rd.all, rd.any))  # noqa: A001
 argmax, argmin = with_out(rd.argmax, exact=True), with_out(rd.argmin, exact=True)
 max, min = with_out(rd.max), with_out(rd.min)  # noqa: A001

@@ -225,7 +225,10 @@ else:
 #
 # `rand` draws uniformly from [0, 1), `randn` from the standard normal distribution, `randint`
 # whole numbers. Random, but *reproducible*: seed the generator and the same numbers come back.
-# (Always seed in a notebook you want to re-run, or share.)
+# (Always seed in a notebook you want to re-run, or share.) And they are PyTorch's numbers:
+# minitorch's generator is PyTorch's CPU generator, drawn the same way, so after
+# `torch.manual_seed(42)` PyTorch 2.13 prints these very values (the PyTorch check at the end of
+# the lesson compares them), and a tutorial's random example gives here what it gives there.
 
 # %% id="random"
 torch.manual_seed(42)
@@ -364,6 +367,10 @@ torch.tensor([1, 2, 3]) + torch.ones(3)
 torch.tensor([True]) + torch.tensor([True])
 names = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64"]
 [[torch.promote_types(getattr(torch, a), getattr(torch, b)) for b in names] for a in names]
+generator = torch.manual_seed(42)
+torch.rand(3)
+torch.randint(0, 10, (2, 5))
+torch.randn(2, 3)
 """, values={"examples": examples})
 
 # %% [markdown]
