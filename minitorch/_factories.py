@@ -675,7 +675,8 @@ def _normal_tensors(mean, std, generator):
     else:
         v = _into(v, np.add, np.asarray(mean, dt.np))
     kind = 3 if isinstance(mean, T) and isinstance(std, T) else (1 if isinstance(mean, T) else 2)
-    values = _finish(place(np.ascontiguousarray(v), like.device), like.device, False, "normal")
+    values = _finish(place(np.asarray(v, order="C").reshape(shape), like.device), like.device, False,
+                     "normal")  # (NumPy's 0-d arithmetic gives a scalar, ascontiguousarray a 1-D array)
     return _track(values, f"NormalBackward{kind}", mean, std)
 
 

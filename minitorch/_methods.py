@@ -2,6 +2,7 @@
 what a tensor *is*, and each op lives with its forward and backward in `_ops/`."""
 from __future__ import annotations
 
+import contextlib
 import operator
 
 from . import _dtype
@@ -221,7 +222,10 @@ _true_div_ = _inplace_binary(pw.Div, "true_divide", "div_", floating=True)
 def div_(self, other, *, rounding_mode=None):
     if rounding_mode is None:
         return _true_div_(self, other)
-    return self.copy_(pw.div(self, other, rounding_mode=rounding_mode))
+    with _writes_before_a_zero_divisor(self, other, lambda a, b: pw.div(a, b, rounding_mode=rounding_mode)):
+        r = pw.div(self, other, rounding_mode=rounding_mode)
+        inplace.check_result(self, r.dtype, r.shape, "div_")
+        return self.copy_(r)
 
 
 Tensor.div_ = div_
@@ -243,14 +247,45 @@ def pow_(self, other):
 Tensor.pow_ = pow_
 
 
+@contextlib.contextmanager
+def _writes_before_a_zero_divisor(self, other, fn):
+    """PyTorch's integer division kernels write element by element, in self's memory order, and raise
+    at the first zero divisor: the elements before it are written by then. So are they here."""
+    try:
+        yield
+    except RuntimeError as e:
+        if str(e) == "ZeroDivisionError" and isinstance(other, Tensor) and result_dtype(self, other) is self.dtype:
+            _write_until_zero(self, other, fn)
+        raise
+
+
+def _write_until_zero(self, other, fn):
+    xp = self._device.xp
+    try:
+        divisor = xp.broadcast_to(other._data, self.shape)
+    except ValueError:
+        return  # not broadcastable: the op's own error
+    order = sorted(range(self.ndim), key=lambda i: -abs(self._data.strides[i]))  # outermost first
+    dst, divisor = self._data.transpose(order), divisor.transpose(order)
+    first = int(xp.argmax(divisor.ravel() == 0))
+    if first == 0:
+        return  # the first element already divides by zero: nothing is written
+    where = xp.unravel_index(xp.arange(first), dst.shape)
+    dst[where] = fn(self, other.masked_fill(other == 0, 1))._data.transpose(order)[where]  # (no version bump, as there)
+
+
 def _inplace_from(fn, cls, op):
     """`self op= other` for the ops whose out-of-place function does the checking (integer division
     by zero, bitwise on floats, shifts): it computes, and the result is written into self."""
     def method(self, other):
-        other = _prep_other(self, other, op)
+        guard = _writes_before_a_zero_divisor(self, other, fn)
+        prepped = _prep_other(self, other, op)
+        # a tensor of a wider dtype takes part as it is: PyTorch computes in the promoted dtype, then casts
+        other = to_device_of(other, self._device) if isinstance(other, Tensor) else prepped
 
         def fast():
-            r = fn(self, other)
+            with guard:
+                r = fn(self, other)
             if r.shape != self.shape:
                 inplace.check_result(self, self.dtype, r.shape, op)
             self._data[...] = r._data

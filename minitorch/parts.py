@@ -40,6 +40,16 @@ unbroadcast(grad array, shape) -> array of that shape                    exercis
 reduce_backward(op, grad, shape, dims, keepdim) -> the input's gradient  exercise 10 q3
     _ops/reduce.py, the backward of Sum and Mean (op "sum", "mean"; grad a tensor, the result
     a tensor of `shape`); else _expand_back
+matmul_backward(a, b, grad, needs) -> (grad_a, grad_b)                  exercise 10 q4
+    _ops/linalg.py Matmul (a @ b of matrices, and of a vector, as a 1-row or 1-column matrix)
+    and nn/_fused.py Addmm (nn.Linear: x @ w.T, asked as matmul_backward(x, w.t(), ...)); a, b
+    and grad 2-D tensors, the results tensors (None where needs says no); else `grad @ b.mT`
+    and `a.mT @ grad`. Batched matmuls (3-D and more) keep the library's formula.
+view_backward(op, args, shape, grad) -> the input's gradient             exercise 10 q5
+    _ops/views.py, the backward of View and reshape ("view", (new_shape,)), Permute, Transpose
+    and t() ("permute", (dims,)), Expand ("expand", (new_shape,)), Squeeze ("squeeze",
+    (new_shape,)) and Unsqueeze ("unsqueeze", (dim,)); shape the input's, grad a tensor, the
+    result a tensor of `shape`; else a reshape, a permute, the engine's sum-back, a squeeze
 sgd_step(optimizer, closure) -> loss                                     exercise 13 q1
     optim/sgd.py SGD.step; else SGD.step's own loop
 adam_step(optimizer, closure) -> loss                                    exercise 13 q2
@@ -56,8 +66,8 @@ kept for backward: its inputs (tensors, or Python numbers; 0.0 for add, sub and 
 nothing), or for exp, tanh, sigmoid and relu its output; grad the gradient of the output (a
 tensor); needs which inputs want a gradient. It returns one gradient (a tensor, or None) per
 input, in the broadcast shape: the engine sums them back (with `unbroadcast`). With it (or
-unbroadcast, or reduce_backward) in use, gradients of gradients (create_graph=True) through
-those ops are not recorded.
+unbroadcast, reduce_backward, matmul_backward or view_backward) in use, gradients of gradients
+(create_graph=True) through those ops are not recorded.
 
 A hook with a Python-level default of None is the whole mechanism: nothing here imports the
 rest of the library, and setting a hook back to None restores the library's own code.
@@ -76,6 +86,8 @@ topo_order = None
 local_backward = None
 unbroadcast = None
 reduce_backward = None
+matmul_backward = None
+view_backward = None
 sgd_step = None
 adam_step = None
 im2col = None
@@ -83,7 +95,7 @@ embedding_grad = None
 
 HOOKS = ("contiguous_strides", "is_contiguous", "broadcast_shapes", "expand_strides", "transpose_strides",
          "slice_view", "view_strides", "version_check", "topo_order", "local_backward", "unbroadcast",
-         "reduce_backward", "sgd_step", "adam_step", "im2col", "embedding_grad")
+         "reduce_backward", "matmul_backward", "view_backward", "sgd_step", "adam_step", "im2col", "embedding_grad")
 
 
 def in_use():

@@ -256,6 +256,17 @@ def _t(a):
     return _mt().tensor(a)
 
 
+_A45 = _RNG.standard_normal((4, 5)).astype(np.float32)
+_W35 = _RNG.standard_normal((3, 5)).astype(np.float32)   # d loss / d out, through (out * w).sum()
+_X234 = _RNG.standard_normal((2, 3, 4)).astype(np.float32)
+_W234 = _RNG.standard_normal((2, 3, 4)).astype(np.float32)
+
+
+def _weighted(w):
+    """build(...) * w: the gradient of the result is w, not all ones, so every element counts."""
+    return lambda out: out * _t(w)
+
+
 TESTS = (
     Test("contiguous_strides", "view_strides_of_new_shape", "arange(24.).view(2, 3, 4).stride()",
          lambda: list(_t(_arange(24)).view(2, 3, 4).stride()), lambda: [12, 4, 1]),
@@ -342,6 +353,29 @@ TESTS = (
          lambda: [np.broadcast_to(X4 / 3, (3, 4)).tolist()]),
     Test("reduce_backward", "mean_of_all", "x.mean().backward(), x (3, 4)",
          lambda: _grads(lambda x: x.mean(), A34), lambda: [np.full((3, 4), 1 / 12).tolist()]),
+    Test("matmul_backward", "matrix_matrix", "((a @ b) * w).sum().backward(), a (3, 4), b (4, 5)",
+         lambda: _grads(lambda a, b: _weighted(_W35)(a @ b), A34, _A45),
+         lambda: [(_W35 @ _A45.T).tolist(), (A34.T @ _W35).tolist()]),
+    Test("matmul_backward", "vector_times_matrix", "((v @ b) * w).sum().backward(), v (4,), b (4, 5)",
+         lambda: _grads(lambda v, b: _weighted(_W35[0])(v @ b), X4, _A45),
+         lambda: [(_A45 @ _W35[0]).tolist(), np.outer(X4, _W35[0]).tolist()]),
+    Test("matmul_backward", "linear_layer", "(nn.functional.linear(x, w, b) * g).sum().backward(), x (3, 4), w (5, 4)",
+         lambda: _grads(lambda x, w, b: _weighted(_W35)(_mt().nn.functional.linear(x, w, b)), A34, _A45.T.copy(),
+                        _W35[1]),
+         lambda: [(_W35 @ _A45.T).tolist(), (_W35.T @ A34).tolist(), _W35.sum(0).tolist()]),
+    Test("view_backward", "view", "(x.view(4, 6) * w).sum().backward(), x (2, 3, 4)",
+         lambda: _grads(lambda x: _weighted(_W234.reshape(4, 6))(x.view(4, 6)), _X234), lambda: [_W234.tolist()]),
+    Test("view_backward", "permute_and_transpose", "(x.permute(2, 0, 1) * w).sum() and (x.transpose(0, 2) * w).sum()",
+         lambda: _grads(lambda x: _weighted(_W234.reshape(4, 2, 3))(x.permute(2, 0, 1)), _X234)
+         + _grads(lambda x: _weighted(_W234.reshape(4, 3, 2))(x.transpose(0, 2)), _X234),
+         lambda: [_W234.reshape(4, 2, 3).transpose(1, 2, 0).tolist(), _W234.reshape(4, 3, 2).transpose(2, 1, 0).tolist()]),
+    Test("view_backward", "expand", "(x.expand(2, 3, 4) * w).sum().backward(), x (3, 1)",
+         lambda: _grads(lambda x: _weighted(_W234)(x.expand(2, 3, 4)), X31),
+         lambda: [_W234.sum(axis=(0, 2))[:, None].tolist()]),
+    Test("view_backward", "squeeze_and_unsqueeze", "(x.squeeze(1) * w).sum(), x (3, 1); (x.unsqueeze(1) * w).sum(), x (3, 4)",
+         lambda: _grads(lambda x: _weighted(X4[:3])(x.squeeze(1)), X31)
+         + _grads(lambda x: _weighted(_W234[0][:, None])(x.unsqueeze(1)), A34),
+         lambda: [X4[:3, None].tolist(), _W234[0].tolist()]),
     Test("sgd_step", "plain", "SGD([p], lr=0.1): two steps", lambda: _optimizer_run("sgd", 2, lr=0.1),
          lambda: _sgd_expected(2, 0.1)),
     Test("sgd_step", "momentum_weight_decay", "SGD([p], lr=0.1, momentum=0.9, weight_decay=0.01): three steps",
@@ -404,6 +438,39 @@ def run_tests(functions=None, show=True) -> Report:
     if show:
         print(repr(report))
     return report
+
+
+def tests_of(part: str) -> list:
+    """The tests of one part, in the order run_tests() runs them."""
+    return [t for t in TESTS if t.part == part]
+
+
+def precision_of(part: str):
+    """(rtol, atol) that the values of a part's tests are compared with: the loosest of its tests'."""
+    tests = tests_of(part)
+    return max(t.rtol for t in tests), max(t.atol for t in tests)
+
+
+def run_part_test(part: str, name: str, fn) -> object:
+    """The plain value that test `name` of `part` computes with minitorch, with `fn` plugged in
+    as that part and every other part the library's. Exercise 19 grades each part on these
+    values (its driver calls this: in the grader's sandbox, in check() and, with the reference
+    parts, for the expected values); NotImplementedError and a wrong part's errors propagate."""
+    from minitorch import parts as hooks
+    test = next((t for t in TESTS if (t.part, t.name) == (part, name)), None)
+    if test is None:
+        raise ValueError(f"the capstone has no test {name!r} of part {part!r}")
+    if not callable(fn):
+        raise TypeError(f"{_parts.BY_NAME[part].function} is a {type(fn).__name__}, not a function")
+    before = {h: getattr(hooks, h) for h in hooks.HOOKS}
+    try:
+        for h in hooks.HOOKS:  # only this part is yours: a failure is this part's
+            setattr(hooks, h, None)
+        with _parts.use_mine(functions={part: fn}):
+            return test.run()
+    finally:
+        for h, v in before.items():
+            setattr(hooks, h, v)
 
 
 def reference_parts() -> dict:
@@ -469,9 +536,16 @@ def make_model(kind):
 
 def train(kind="mlp", epochs=None, device=None, progress=True, functions=None, show=True):
     """Train the digits MLP (Adam) or CNN (SGD with momentum) with every saved part of yours
-    plugged in. Returns the history: per-epoch train loss and test accuracy, and the parts used."""
+    plugged in (functions: {part: function} instead of the saved ones), on `device` (default:
+    the GPU when there is one, else the CPU; "cuda" without a GPU says so and skips). Returns
+    the history: per-epoch train loss and test accuracy, the device and the parts used."""
     mt = _mt()
-    device = device or ("cuda" if mt.cuda.is_available() else "cpu")
+    device = str(device or ("cuda" if mt.cuda.is_available() else "cpu"))
+    if device.startswith("cuda") and not mt.cuda.is_available():  # asked for a GPU there is not
+        why = f"no CUDA GPU here: {mt.cuda._cupy_state()[2]}"
+        if show:
+            print(f"{why}: the {kind} is not trained on {device}, skipped (train(device='cpu') trains it on the CPU)")
+        return {"train_loss": [], "test_acc": [], "device": device, "model": kind, "parts": [], "skipped": why}
     epochs = epochs or (12 if kind == "mlp" else 8)
     x_train, y_train, x_test, y_test = digits(device)
     model = make_model(kind).to(device)

@@ -24,8 +24,10 @@ the adapters here turn each into what its hook needs:
   in which the engine runs them;
 - im2col unfolds an image of positions once per shape, and the positions it returns are the
   ones the convolution reads;
-- unbroadcast, reduce_backward and embedding_grad get nested lists (.tolist()) and their
-  results become arrays.
+- unbroadcast, reduce_backward, matmul_backward, view_backward and embedding_grad get nested
+  lists (.tolist()) and their results become arrays; view_backward is asked with your
+  exercise's arguments (a permute that swaps two dims as a transpose, a squeeze with the dims
+  it removed).
 """
 from __future__ import annotations
 
@@ -169,6 +171,41 @@ def _reduce_backward(fn):
     def hook(op, grad, shape, dims, keepdim):
         g = grad._data
         out = fn(op, g.tolist(), tuple(shape), tuple(sorted(dims)), bool(keepdim))
+        return grad._make(_xp_of(g).asarray(out, dtype=g.dtype).reshape(shape), grad._device)
+    return hook
+
+
+def _matmul_backward(fn):
+    def hook(a, b, grad, needs):
+        g = grad._data
+        xp = _xp_of(g)
+        ga, gb = fn(a._data.tolist(), b._data.tolist(), g.tolist())
+        return tuple(grad._make(xp.asarray(out, dtype=g.dtype).reshape(x.shape), grad._device) if need else None
+                     for out, x, need in zip((ga, gb), (a, b), needs))
+    return hook
+
+
+def _squeezed_dims(shape, new_shape):
+    """The dims of `shape` that a squeeze to `new_shape` removed (size-1 dims; any consistent choice)."""
+    dims, j = [], 0
+    for d, n in enumerate(shape):
+        if j < len(new_shape) and new_shape[j] == n:
+            j += 1
+        else:
+            dims.append(d)
+    return tuple(dims)
+
+
+def _view_backward(fn):
+    def hook(op, args, shape, grad):
+        shape = _ints(shape)
+        if op == "permute":
+            moved = [i for i, d in enumerate(args[0]) if d != i]
+            op, args = ("transpose", tuple(moved)) if len(moved) == 2 else (op, (_ints(args[0]),))
+        elif op == "squeeze":
+            args = (_squeezed_dims(shape, tuple(args[0])),)
+        g = grad._data
+        out = fn(op, args, shape, g.tolist())
         return grad._make(_xp_of(g).asarray(out, dtype=g.dtype).reshape(shape), grad._device)
     return hook
 
@@ -323,6 +360,10 @@ PARTS = (
     Part("unbroadcast", "10_backward_formulas", "q2", "unbroadcast", "a broadcast input's gradient", _unbroadcast),
     Part("reduce_backward", "10_backward_formulas", "q3", "reduce_backward", "backward of sum and mean",
          _reduce_backward),
+    Part("matmul_backward", "10_backward_formulas", "q4", "matmul_backward", "backward of @ and nn.Linear",
+         _matmul_backward),
+    Part("view_backward", "10_backward_formulas", "q5", "view_backward",
+         "backward of view, permute, expand, squeeze", _view_backward),
     Part("sgd_step", "13_optimizer_steps", "q1", "sgd_step", "optim.SGD.step()", _sgd),
     Part("adam_step", "13_optimizer_steps", "q2", "adam_step", "optim.Adam.step()", _adam),
     Part("im2col", "15_im2col", "q2", "im2col", "nn.Conv2d's unfolding", _im2col),

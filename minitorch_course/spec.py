@@ -235,10 +235,11 @@ def kind(v):
     return _KIND.get(type(v), f"a {type(v).__name__}")
 
 
-def compare_values(expected, actual, where=""):
+def compare_values(expected, actual, where="", rtol=1e-9, atol=1e-12):
     """None when actual equals expected with exactly the same types; else a reason.
     Every container is compared by length (or keys) first, then item by item; arrays and
-    tensors by kind, shape and dtype, then each value (floats within a tolerance)."""
+    tensors by kind, shape and dtype, then each value (floats within a tolerance: rtol and
+    atol for plain floats)."""
     here = where or "the result"
     if isinstance(expected, Array):
         return _compare_arrays(expected, actual, here)
@@ -253,16 +254,16 @@ def compare_values(expected, actual, where=""):
         if len(actual) != len(expected):
             return f"{here} has {len(actual)} items, expected {len(expected)}"
         for i in range(len(expected)):
-            r = compare_values(expected[i], actual[i], f"{here}[{i}]")
+            r = compare_values(expected[i], actual[i], f"{here}[{i}]", rtol, atol)
             if r:
                 return r
         return None
     if type(expected) is dict:
-        return _compare_dicts(expected, actual, here, compare_values)
+        return _compare_dicts(expected, actual, here, lambda e, a, w: compare_values(e, a, w, rtol, atol))
     if type(expected) is float:
         if math.isnan(expected) and math.isnan(actual):
             return None
-        if math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-12):
+        if math.isclose(actual, expected, rel_tol=rtol, abs_tol=atol):
             return None
         e, a = _render.number_pair(expected, actual)
         return f"{here} is {a}, expected {e}"
@@ -270,6 +271,15 @@ def compare_values(expected, actual, where=""):
         e, a = _render.render_pair(expected, actual, 160)
         return f"{here} is {a}, expected {e}"
     return None
+
+
+def within(rtol, atol):
+    """compare_values with floats equal within rtol and atol (a float32 computation, checked
+    against one done in another order)."""
+    def compare(expected, actual):
+        return compare_values(expected, actual, rtol=rtol, atol=atol)
+    compare.__name__ = f"within(rtol={rtol:g}, atol={atol:g})"
+    return compare
 
 
 def _compare_dicts(expected, actual, here, compare):
@@ -438,9 +448,15 @@ class Exercise:
     # cells in the sandbox after the learner's cells (so a learner's cell cannot replace them),
     # and in the answer key after the solution cells.
     driver_cells: tuple = ()
-    # Types (or builtins) the learner's code may not use at all, decided by reading the source
-    # only (grading/rules.py), never replaced at run time: NumPy and the standard library use
-    # them themselves (e.g. numpy.ndarray, whose constructor can lay any strides over a buffer).
+    # Modules those drivers import that the learner may not (e.g. minitorch, for a driver that
+    # plugs the learner's functions into it; "pkg.*": a package with all its modules): the
+    # sandbox loads them before any cell runs, and still refuses every import of them (and of
+    # what they load that the learner may not import) from the learner's code.
+    driver_imports: tuple = ()
+    # Types, builtins or functions the learner's code may not use at all, decided by reading the
+    # source only (grading/rules.py), never replaced at run time: NumPy, the standard library or
+    # a driver's minitorch use them themselves (e.g. numpy.ndarray, whose constructor can lay any
+    # strides over a buffer, or as_strided, with which minitorch builds its views).
     forbidden_types: tuple = ()
     # Attributes the learner's code may not touch: "name" for any use, "name=" for setting it
     # (e.g. "strides=": assigning an array's strides). Read from the source, like the rest.

@@ -146,6 +146,24 @@ def mean_backward_without_count(op, grad, shape, dims, keepdim):
     return out.tolist() if shape else float(out)
 
 
+def matmul_backward_grad_b_transposed(a, b, grad):
+    a, b, grad = (np.asarray(v, dtype=float) for v in (a, b, grad))
+    return (grad @ b.T).tolist(), (grad.T @ a).tolist()  # (m, k): b's gradient, transposed
+
+
+def view_backward_permuting_forward(op, args, shape, grad):
+    g = np.asarray(grad, dtype=float)
+    if op == "permute":
+        return np.transpose(g, args[0]).tolist()  # the permutation again, not its inverse
+    if op == "transpose":
+        return np.swapaxes(g, *args).tolist()
+    if op == "expand":
+        lead = g.ndim - len(shape)
+        g = g.sum(axis=tuple(range(lead)))
+        return g.sum(axis=tuple(d for d, n in enumerate(shape) if n == 1), keepdims=True).tolist()
+    return g.reshape(shape).tolist()
+
+
 def sgd_with_dampened_momentum(params, grads, state, lr, momentum=0.0, weight_decay=0.0):
     new_params, new_state = [], []
     for i, (p, g) in enumerate(zip(params, grads)):
@@ -213,6 +231,8 @@ WRONG = {
     "local_backward": div_backward_sign_slip,
     "unbroadcast": unbroadcast_first_element,
     "reduce_backward": mean_backward_without_count,
+    "matmul_backward": matmul_backward_grad_b_transposed,
+    "view_backward": view_backward_permuting_forward,
     "sgd_step": sgd_with_dampened_momentum,
     "adam_step": adam_without_bias_correction,
     "im2col": im2col_ignoring_padding,
@@ -260,3 +280,13 @@ def test_training_on_the_solutions_parts_reaches_95_percent(reference, capsys):
         assert history["test_acc"][-1] >= 0.95, (kind, history["test_acc"])
     out = capsys.readouterr().out
     assert out.count("test accuracy: 0.9") == 2
+
+
+def test_training_on_a_gpu_that_is_not_there_says_so_and_skips(reference, capsys):
+    import minitorch
+    if minitorch.cuda.is_available():
+        pytest.skip("a GPU is here: tests/gpu/test_capstone_gpu.py trains on it")
+    history = capstone.train("mlp", device="cuda", progress=False, functions=reference)
+    assert history["skipped"].startswith("no CUDA GPU here") and history["test_acc"] == []
+    assert "the mlp is not trained on cuda, skipped" in capsys.readouterr().out
+    assert minitorch.parts.in_use() == []  # nothing was plugged in

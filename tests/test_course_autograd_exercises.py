@@ -61,6 +61,12 @@ WRONG = [
     ("10_backward_formulas", 1, lambda grad, shape: grad,
      ["unbroadcast([[1.0, 2.0], [3.0, 4.0]], (2,))", "returned [[1.0, 2.0], [3.0, 4.0]]",
       "expected [4.0, 6.0]"]),
+    ("10_backward_formulas", 3, lambda a, b, grad: (grad, grad),
+     ["matmul_backward([[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]], [[1.0, 0.0], [0.0, 1.0]])",
+      "returned ([[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0], [0.0, 1.0]])", "expected ([[5.0, 7.0], [6.0, 8.0]], "]),
+    ("10_backward_formulas", 4, lambda op, args, shape, grad: grad,
+     ["view_backward('view', ((3, 2),), (2, 3), [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])",
+      "returned [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]", "expected [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]"]),
     ("12_gradient_tape", 0, lambda program, watched: list(program),
      ["record([('mul', ('x', 'y'), 't')], [])", "returned [('mul', ('x', 'y'), 't')]", "expected []"]),
     ("12_gradient_tape", 1, lambda t, values, target, sources: [0.0 for _ in sources],
@@ -83,7 +89,7 @@ def test_not_attempted_then_correct(name):
         r = q.evaluate(key_of(name).reference(q.spec))
         assert r.status == "correct" and r.passed == r.total >= 25, r.lines()
         assert q.spec.function in r.message
-    assert len(ex.questions) in (2, 3)
+    assert len(ex.questions) in (2, 3, 5)
 
 
 @pytest.mark.parametrize("name, i, fn, words", WRONG, ids=[f"{w[0]}-q{w[1] + 1}" for w in WRONG])
@@ -241,17 +247,57 @@ def _adam(params, grads, state, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_de
     return ps, {"step": t, "exp_avg": ms, "exp_avg_sq": vs}
 
 
+def _matmul_grad_b_untransposed(a, b, grad):
+    grad_a, grad_b = bf.matmul_backward(a, b, grad)
+    return grad_a, [list(col) for col in zip(*grad_b)]  # b's gradient, transposed (m x k)
+
+
+def _view_backward_permute_not_inverted(op, args, shape, grad):
+    if op != "permute":
+        return bf.view_backward(op, args, shape, grad)
+    dims = args[0]
+    inverse = tuple(sorted(range(len(dims)), key=lambda d: dims[d]))
+    return bf.view_backward(op, (inverse,), shape, grad)  # the permutation's inverse, where dims was right
+
+
+def _view_backward_expand_leading_only(op, args, shape, grad):
+    if op != "expand":
+        return bf.view_backward(op, args, shape, grad)
+
+    def add(x, y):
+        return [add(p, q) for p, q in zip(x, y)] if isinstance(x, list) else x + y
+
+    def sum_leading(g, depth):
+        if depth == 0:
+            return g
+        total = sum_leading(g[0], depth - 1)
+        for row in g[1:]:
+            total = add(total, sum_leading(row, depth - 1))
+        return total
+
+    def first_of_size_one(g, shp):  # a stretched size-1 dim: keeps its first element, not the sum
+        if not shp:
+            return g
+        return [first_of_size_one(row, shp[1:]) for row in (g[:1] if shp[0] == 1 else g)]
+
+    return first_of_size_one(sum_leading(grad, len(args[0]) - len(shape)), shape)
+
+
 @pytest.mark.parametrize("name, i, fn", [
     ("09_topological_sort", 0, _topo_dfs),
     ("09_topological_sort", 1, _backprop_assign),
     ("10_backward_formulas", 0, _sigmoid_wrong),
     ("10_backward_formulas", 1, _unbroadcast_leading_only),
+    ("10_backward_formulas", 3, _matmul_grad_b_untransposed),
+    ("10_backward_formulas", 4, _view_backward_permute_not_inverted),
+    ("10_backward_formulas", 4, _view_backward_expand_leading_only),
     ("12_gradient_tape", 0, _record_direct_only),
     ("12_gradient_tape", 1, _tape_zero_not_none),
     ("13_optimizer_steps", 0, _sgd_decay_outside_momentum),
     ("13_optimizer_steps", 1, lambda *a, **k: _adam(*a, **k, correct=False)),
     ("13_optimizer_steps", 1, lambda *a, **k: _adam(*a, **k, eps_inside=True)),
 ], ids=["dfs-order", "assign-not-accumulate", "sigmoid-missing-1-s", "unbroadcast-size-1",
+    "matmul-grad-b-untransposed", "view-permute-not-inverted", "view-expand-leading-only",
         "record-watched-inputs-only", "tape-0-for-unconnected", "sgd-decay-outside-momentum", "adam-no-bias-correction", "adam-eps-inside-sqrt"])
 def test_common_mistakes_are_caught(name, i, fn):
     assert load_exercise(name)[i].evaluate(fn).status == "incorrect"

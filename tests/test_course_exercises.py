@@ -86,7 +86,8 @@ def test_check_gives_the_three_verdicts(name):
         assert "'nonsense'" in r.details[0] and "expected" in r.details[0]  # actual and expected
 
         r = q.evaluate(key_of(name).reference(q.spec))
-        assert r.status == "correct" and r.passed == r.total > 10
+        many = 10 if q.spec.visible_random else 0  # no random cases: its fixed ones (a capstone test each)
+        assert r.status == "correct" and r.passed == r.total > many
 
 
 # ---- expected errors: same type, same message ------------------------------------------------------

@@ -81,6 +81,8 @@ def test_each_part_is_called_where_its_hook_is():
         b = mt.tensor([0.5, 1.5, 2.0], requires_grad=True)
         (a * b / (b + 1)).tanh().sigmoid().pow(2).sum().backward()   # topo_order, local_backward, unbroadcast
         mt.ones(2, 3, requires_grad=True).mean(0).sum().backward()                  # reduce_backward
+        m = mt.ones(2, 3, requires_grad=True)
+        (m @ mt.ones(3, 2)).view(4).sum().backward()      # matmul_backward, view_backward
         p = mt.tensor([1.0, 2.0], requires_grad=True)
         p.grad = mt.tensor([0.1, 0.2])
         mt.optim.SGD([p], lr=0.1).step()                  # sgd_step

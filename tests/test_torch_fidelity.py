@@ -1692,3 +1692,109 @@ def test_mean_out_still_refuses_an_integer_out():
     for T in (minitorch, torch):
         with pytest.raises(RuntimeError, match="can't be cast"):
             T.mean(T.tensor([2.0, 3.0]), 0, out=T.tensor(0))
+
+
+def _after(fn):
+    """fn(L) may raise: the tensors it was given, as they are afterwards (with their version)."""
+    def case(L):
+        box = []
+        try:
+            fn(L, box)
+        except RuntimeError as e:
+            box.append(str(e))
+        return [Version(x) if _is_tensor(x) else x for x in box]
+    return case
+
+
+def _grad_of(op, x):
+    def case(L):
+        t = L.tensor(x, requires_grad=True)
+        y = op(L, t)
+        y.sum().backward()
+        return y, t.grad
+    return case
+
+
+FOUND_5 = {
+    # integer division by zero in place: PyTorch's kernel has written the elements before the first zero
+    "int_remainder_by_zero_in_place_writes_up_to_it": _after(lambda L, box: (
+        box.append(L.tensor([9, -4, -(1 << 62), (1 << 62) - 1])),
+        box[0].__imod__(L.tensor([339, 4, 0, 6])))),
+    "int_division_by_zero_in_memory_order": _after(lambda L, box: (
+        box.append(L.arange(1, 13).reshape(3, 4).t()),
+        box[0].floor_divide_(L.tensor([2] * 6 + [0] + [2] * 5).reshape(3, 4).t()))),
+    "int_division_by_zero_other_dtype_writes_nothing": _after(lambda L, box: (
+        box.append(L.arange(1, 13, dtype=L.int8)), box[0].remainder_(L.tensor([2, 0] * 6)))),
+    "number_mod_float_tensor_sign_of_zero": lambda L: 255 % L.tensor([-3.0, 0.0, 3.0, -1.0, 1e-6], dtype=L.float16),
+    "softshrink_keeps_nan": _grad_of(lambda L, t: L.nn.functional.softshrink(t),
+                                     [-0.0, 0.0, -0.3, 0.3, 0.5, -0.5, math.nan, 2.0]),
+    "hardshrink_keeps_nan": _grad_of(lambda L, t: L.nn.functional.hardshrink(t), [-0.3, 0.5, math.nan, 2.0]),
+    # a view's strides at size-1 dims: PyTorch's computeStride, not NumPy's
+    "view_of_a_permuted_row_major_tensor": lambda L: [Layout(L.tensor([[9, 2]]).permute(1, 0).view(-1, 1, 1)),
+                                                      Layout(L.tensor([[1.0, 2.0, 4.0]]).t().reshape(3, 1, 1))],
+    "unflatten_strides_at_size_one": lambda L: [
+        Layout(L.arange(9, dtype=L.int32).reshape(1, 3, 3, 1).permute(3, 1, 2, 0).unflatten(0, (1, -1))),
+        Layout(L.tensor([[5, 6, -1, -2]], dtype=L.int8)[:, None].mT.unflatten(-2, (4, 1)))],
+    "flip_and_rot90_copy_in_the_inputs_layout": lambda L: [
+        Layout(L.fliplr(L.tensor([[-2.5, -3.5]]).t()).T),
+        Layout(L.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1)[:, ::2].flip(0)),
+        *[Layout(L.rot90(L.tensor([[0], [255]], dtype=L.uint8), k)) for k in range(4)]],
+    "rot90_never_shares_memory": lambda L: (lambda a: [L.rot90(a, k).data_ptr() == a.data_ptr()
+                                                       for k in range(4)])(L.tensor([[0], [255]])),
+    "unfold_1x1_copies": lambda L: (lambda x: (lambda c: (c, c.data_ptr() == x.data_ptr()))(
+        L.nn.functional.unfold(x, 1)))(L.tensor([[[[3.75]]]]).asin()),
+    "normal_of_a_0d_mean_is_0d": lambda L: (L.manual_seed(2), L.normal(L.tensor(-1.0), 0.0),
+                                            L.normal(L.tensor(1.0, dtype=L.float16), 1.0))[1:],
+    "median_of_empty_integers_is_nan_cast": lambda L: [
+        (L.tensor([], dtype=dt).median(), L.tensor([], dtype=dt).nanmedian())
+        for dt in (L.int8, L.int32, L.int64, L.uint8, L.bool)],
+    # comparisons happen in the promoted dtype: a 0-d int64 tensor wraps into int16, int64 vs float32 rounds
+    "comparisons_in_the_promoted_dtype": lambda L: [
+        L.tensor([2, -2, 7], dtype=L.int16) >= L.tensor(-(1 << 62)),
+        L.tensor([[0], [7]], dtype=L.int32) == L.tensor(-(1 << 62)),
+        L.tensor([16777217]) == L.tensor([16777216.0]),
+        L.tensor([0.1], dtype=L.float16) == L.tensor(0.1, dtype=L.float64)],
+    "resize_reads_memory_in_its_order": lambda L: [
+        L.arange(24, dtype=L.int16).reshape(2, 3, 4).permute(1, 2, 0).clone().resize_(24),
+        L.arange(12).reshape(3, 4).t().clone().resize_(2, 2)],
+    "float16_clamp_keeps_the_input_on_a_tie": lambda L: (lambda x: [
+        x.clamp_max(-0.0), x.clamp(min=-0.0, max=0.0), x.clone().clamp_max_(-0.0), x.clone().clamp_(-0.0, 0.0)])(
+        L.tensor([0.1145, 0.0, -0.0, math.nan, -1.0], dtype=L.float16)),
+    # views under no_grad require grad when the memory's owner does (not a leaf that is itself a view)
+    "no_grad_views_require_grad_as_their_base": lambda L: (lambda v, x: (L.set_grad_enabled(False), [
+        v[1:].requires_grad, v[0].requires_grad, v.split(1, 1)[0].requires_grad, x[1:].requires_grad,
+        (x * 2)[1:].requires_grad, x.unbind()[0].requires_grad], L.set_grad_enabled(True))[1])(
+        L.ones(1, 2, 2).transpose(-1, -2).requires_grad_(), L.ones(3, requires_grad=True)),
+    "cat_keeps_skipped_empties_as_inputs": lambda L: (lambda e, w: [
+        [n.name() if n else None for n, _ in c.grad_fn.next_functions]
+        for c in (L.cat((e, e)), L.cat((e, w)), L.cat((w.double(), w)))])(
+        L.tensor([], requires_grad=True), L.ones(2, requires_grad=True)),
+    "cat_casts_inside_its_backward": lambda L: (lambda e, w, m: (lambda c: (c, c.sum().backward(), e.grad, w.grad))(
+        L.cat((m, e, w.double()[None].expand(1, 2))))[::2])(
+        L.tensor([], requires_grad=True), L.ones(2, requires_grad=True), L.ones(3, 2, dtype=L.float64)),
+    "in_place_integer_ops_compute_in_the_promoted_dtype": lambda L: [
+        L.tensor([115, 254, 1], dtype=L.uint8).floor_divide_(L.tensor([-3, -528, 510])),
+        L.tensor([115, 254, 1, 7], dtype=L.uint8).remainder_(L.tensor([-2, -3, 3, -4], dtype=L.int8))],
+    "reshape_of_a_strided_tensor_is_reshape_alias": lambda L: (lambda x: [
+        y.grad_fn.name() for y in (x.reshape(3, 2), x.t().reshape(3, 2), x[:, :1].reshape(2), x[:1].t().reshape(3))])(
+        L.ones(2, 3, requires_grad=True)),
+    "flatten_of_0d_checks_its_dims": lambda L: L.flatten(L.tensor(2.5), 1),
+    "prelu_of_a_0d_input_is_0d": lambda L: (lambda x, w: (L.nn.functional.prelu(x, w).backward(), x.grad, w.grad))(
+        L.tensor(-4.0, requires_grad=True), L.tensor([0.25], requires_grad=True))[1:],
+}
+
+
+@cases(FOUND_5)
+def test_found_by_random_programs_5(fn):
+    same(fn)
+
+
+def test_grad_of_a_non_leaf_then_backward_through_it():
+    """autograd.grad(..., y) stops at y: y's own node has not run, so its saved tensors are still there
+    for a later backward through it."""
+    x = minitorch.tensor([[0.0, 4.0], [-4.0, -0.5]], dtype=minitorch.float64, requires_grad=True)
+    y = x.clamp_min(-1)
+    (g,) = minitorch.autograd.grad(y.sin().sum(), y)
+    y.backward(minitorch.ones(2, 2, dtype=minitorch.float64))
+    assert g.tolist() == y.detach().cos().tolist()
+    assert x.grad.tolist() == [[1.0, 1.0], [0.0, 1.0]]

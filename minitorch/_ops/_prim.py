@@ -2,14 +2,15 @@
 
 Every built-in op is a `Primitive`: a Function whose `forward(ctx, *inputs)` receives the
 input Tensors (or Python scalars) and returns a backend array, and whose `backward` is made
-of Tensor ops. `apply` wraps the array into a Tensor and, only when grad mode is on and an
-input requires grad, creates the node that records it.
+of Tensor ops (or, with `array_backward`, of operators and the helpers at the end of this
+file, so that it runs on arrays as well). `apply` wraps the array into a Tensor and, only
+when grad mode is on and an input requires grad, creates the node that records it.
 """
 from __future__ import annotations
 
 from .. import _dtype
 from .._dtype import _FROM_NP
-from ..autograd.function import NO_EDGE, Function, SavedOutput, accumulator, refresh_view
+from ..autograd.function import NO_EDGE, UNPACK, Function, SavedOutput, accumulator, refresh_view
 from ..autograd import anomaly_mode
 from ..autograd.anomaly_mode import ANOMALY
 from ..autograd.grad_mode import STATE
@@ -67,7 +68,7 @@ class Primitive(Function):
         if out._data.dtype.kind == "f":
             out._requires_grad = True
             out.grad_fn = ctx
-            ctx._output_meta = ((out._data.shape, _FROM_NP[out._data.dtype], dev),)
+            ctx._output_meta = _output_meta(ctx, out._data, dev)
             if cls.saves_output:
                 ctx._saved_output = SavedOutput(out)
         return out
@@ -98,6 +99,21 @@ def _wire(ctx, inputs, Tensor):
 _NEEDS = {}
 
 
+def _output_meta(ctx, arr, dev):
+    """The node's `_output_meta`, ((shape, dtype, device),). Most ops keep their first input's
+    shape and dtype: then the tuple that input's producer holds is shared, not built again, so
+    a long elementwise chain allocates no metadata per op (fewer objects for the garbage
+    collector to walk: the cost per op stays flat as the graph grows)."""
+    shape, dtype = arr.shape, _FROM_NP[arr.dtype]
+    fn = ctx.next_functions[0][0] if ctx.next_functions else None
+    if fn is not None:
+        metas = fn._output_meta
+        m = metas[0] if len(metas) == 1 else None
+        if m is not None and m[1] is dtype and m[2] is dev and m[0] == shape:
+            return metas
+    return ((shape, dtype, dev),)
+
+
 class MultiOutputPrimitive(Primitive):
     """A primitive whose forward returns a tuple of arrays (e.g. max with dim: values, indices)."""
 
@@ -123,6 +139,53 @@ class MultiOutputPrimitive(Primitive):
                     o.grad_fn = ctx
                     o._output_nr = i
         return outs
+
+
+# ---- what backward formulas are written with ---------------------------------------------
+# A primitive with `array_backward = True` has one backward formula for two callers: the
+# engine hands it Tensors when the backward is recorded (create_graph=True) or watched (hooks,
+# anomaly mode), and backend arrays otherwise (the common case, at NumPy's speed). Operators
+# (+ - * / ** @ < ...), .reshape, .squeeze(dim), .sum(dim), .T, .mT, .ndim and .shape mean
+# the same on both; the helpers below are the few things spelled differently.
+
+def is_tensor(x):
+    return isinstance(x, _Tensor or _tensor_cls())
+
+
+def array_module(x):
+    """The module that computes on `x` (a Tensor, or an array of the backward that runs now):
+    its device's, NumPy or CuPy (never guessed from the array's type)."""
+    return x._device.xp if is_tensor(x) else UNPACK.xp
+
+
+def expand(g, shape):
+    return g.expand(shape) if is_tensor(g) else array_module(g).broadcast_to(g, shape)
+
+
+def permute(g, dims):
+    return g.permute(dims) if is_tensor(g) else g.transpose(dims)
+
+
+def unsqueeze(g, dim):
+    if is_tensor(g):
+        return g.unsqueeze(dim)
+    dim = dim if dim >= 0 else dim + g.ndim + 1
+    return g.reshape(g.shape[:dim] + (1,) + g.shape[dim:])  # (np.expand_dims costs 20x more)
+
+
+def where(cond, a, b):
+    if is_tensor(cond) or is_tensor(a) or is_tensor(b):
+        from .pointwise import where as tensor_where
+        return tensor_where(cond, a, b)
+    return array_module(cond).where(cond, a, b)
+
+
+def exp(x):
+    return x.exp() if is_tensor(x) else array_module(x).exp(x)
+
+
+def sum_keepdim(g, dim):
+    return g.sum(dim=dim, keepdim=True) if is_tensor(g) else g.sum(axis=dim, keepdims=True)
 
 
 __all__ = ["Primitive", "MultiOutputPrimitive", "NULL_CTX"]

@@ -33,6 +33,7 @@ def _scaled(ctx, g):
 
 class Addmm(Primitive):
     _node_name = "AddmmBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, inp, a, b, *, beta, alpha):

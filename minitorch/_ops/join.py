@@ -5,6 +5,7 @@ import math
 
 from . import common
 from ._prim import Primitive
+from .convert import preserved
 from .views import MultiViewPrimitive
 
 
@@ -12,14 +13,20 @@ class Cat(Primitive):
     _node_name = "CatBackward0"
 
     @staticmethod
-    def forward(ctx, *tensors, dim):
-        ctx.dim = dim
-        ctx.sizes = [t.shape[dim] for t in tensors]
-        return tensors[0]._device.xp.concatenate([t._data for t in tensors], axis=dim)
+    def forward(ctx, *tensors, dim, dtype):
+        # legacy rule kept by PyTorch: 1-D empty tensors are skipped (but stay inputs of the node)
+        keep = [not (t.ndim == 1 and t.shape[0] == 0) for t in tensors]
+        keep[0] = keep[0] or not any(keep)
+        ctx.dim, ctx.keep, ctx.shapes = dim, keep, [t.shape for t in tensors]
+        ctx.dtypes = [t.dtype for t in tensors]  # inputs of other dtypes are cast here, not by a node of their own
+        return tensors[0]._device.xp.concatenate(
+            [t._data.astype(dtype.np, copy=False) for t, k in zip(tensors, keep) if k], axis=dim)
 
     @staticmethod
     def backward(ctx, grad):
-        return tuple(grad.split(ctx.sizes, ctx.dim))
+        pieces = iter(grad.split([s[ctx.dim] for s, k in zip(ctx.shapes, ctx.keep) if k], ctx.dim))
+        return tuple((next(pieces) if k else grad.new_zeros(s)).to(dt)
+                     for s, k, dt in zip(ctx.shapes, ctx.keep, ctx.dtypes))
 
 
 def cat(tensors, dim=0, *, axis=None):
@@ -45,8 +52,7 @@ def cat(tensors, dim=0, *, axis=None):
                 raise RuntimeError(
                     f"Sizes of tensors must match except in dimension {d}. Expected size {ref.shape[j]} but got "
                     f"size {t.shape[j]} for tensor number {i} in the list.")
-    parts = [common.to_device_of(t, dev).to(dt) for t in parts]
-    return Cat.apply(*parts, dim=d)
+    return Cat.apply(*(common.to_device_of(t, dev) for t in tensors), dim=d, dtype=dt)
 
 
 concat = concatenate = cat
@@ -206,7 +212,8 @@ class Flip(Primitive):
     @staticmethod
     def forward(ctx, a, *, dims):
         ctx.dims = dims
-        return a._device.xp.flip(a._data, axis=dims).copy()  # PyTorch's flip copies (no negative strides)
+        # PyTorch's flip copies (no negative strides), into memory laid out like a's (empty_like)
+        return preserved(a, a._device.xp.flip(a._data, axis=dims).copy())
 
     @staticmethod
     def backward(ctx, grad):

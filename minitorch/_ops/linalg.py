@@ -1,12 +1,14 @@
 """matmul with PyTorch's shape rules: 1-D vectors, 2-D matrices, batched N-D stacks."""
 from __future__ import annotations
 
+from .. import parts as _parts
 from . import common
-from ._prim import Primitive
+from ._prim import Primitive, unsqueeze
 
 
 class Matmul(Primitive):
     _node_name = "MmBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -18,20 +20,24 @@ class Matmul(Primitive):
         a, b = ctx.saved_tensors
         # Treat a vector as a 1-row (a) or 1-column (b) matrix, so one formula covers all cases;
         # batch dims that were broadcast are summed back by the engine.
-        a2 = a.unsqueeze(0) if a.ndim == 1 else a
-        b2 = b.unsqueeze(-1) if b.ndim == 1 else b
+        a2 = unsqueeze(a, 0) if a.ndim == 1 else a
+        b2 = unsqueeze(b, -1) if b.ndim == 1 else b
         g = grad
         if b.ndim == 1:
-            g = g.unsqueeze(-1)
+            g = unsqueeze(g, -1)
         if a.ndim == 1:
-            g = g.unsqueeze(-2)
+            g = unsqueeze(g, -2)
+        if _parts.matmul_backward is not None and a2.ndim == b2.ndim == 2:  # a course part (parts.py)
+            ga, gb = _parts.matmul_backward(a2, b2, g, ctx.needs_input_grad)
+            return (ga.squeeze(-2) if a.ndim == 1 and ga is not None else ga,
+                    gb.squeeze(-1) if b.ndim == 1 and gb is not None else gb)
         ga = gb = None
         if ctx.needs_input_grad[0]:
-            ga = g @ b2.transpose(-1, -2)
+            ga = g @ b2.mT  # (.mT swaps the last two dims)
             if a.ndim == 1:
                 ga = ga.squeeze(-2)
         if ctx.needs_input_grad[1]:
-            gb = a2.transpose(-1, -2) @ g
+            gb = a2.mT @ g
             if b.ndim == 1:
                 gb = gb.squeeze(-1)
         return ga, gb

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .. import _dtype, return_types
 from . import common
 from ._prim import MultiOutputPrimitive, Primitive
+from .convert import preserved
 from .pointwise import _quiet, binary, where, zeros_like_grad
 from .reduce import _expand_back, _reduce_dtype
 
@@ -567,11 +568,11 @@ class Rot90(Primitive):
     @staticmethod
     def forward(ctx, a, *, k, dims):
         ctx.k, ctx.dims = k, dims
-        # PyTorch's layout: a flipped copy, then transposed (a fresh tensor with swapped strides)
+        # PyTorch's layout: a flipped copy (laid out like a, as flip's), then transposed; k=0 a row-major copy
         xp, x, (d0, d1) = a._device.xp, a._data, dims
         if k in (1, 3):
-            return xp.ascontiguousarray(xp.flip(x, axis=d1 if k == 1 else d0)).swapaxes(d0, d1)
-        return xp.ascontiguousarray(xp.flip(x, axis=dims) if k == 2 else x)
+            return preserved(a, xp.flip(x, axis=d1 if k == 1 else d0).copy()).swapaxes(d0, d1)
+        return preserved(a, xp.flip(x, axis=dims).copy()) if k == 2 else x.copy()
 
     @staticmethod
     def backward(ctx, grad):

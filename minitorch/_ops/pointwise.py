@@ -41,6 +41,7 @@ def _load(ctx):
 
 class Add(Primitive):
     _node_name = "AddBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
     reads_input_in_backward = False
 
     @staticmethod
@@ -56,6 +57,7 @@ class Add(Primitive):
 
 class Sub(Primitive):
     _node_name = "SubBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
     reads_input_in_backward = False
 
     @staticmethod
@@ -71,6 +73,7 @@ class Sub(Primitive):
 
 class Mul(Primitive):
     _node_name = "MulBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -90,6 +93,7 @@ class Mul(Primitive):
 
 class Div(Primitive):
     _node_name = "DivBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -219,7 +223,7 @@ class Remainder(Primitive):
             ctx.number = None if hasattr(a, "_data") else a  # (number % tensor: only the tensor is saved)
             ctx.save_for_backward(*(t for t in (a, b) if hasattr(t, "_data")))
         xp, x, y = _xp(a, b), getattr(a, "_data", a), getattr(b, "_data", b)
-        if cls.ufunc == "fmod" or xp.asarray(x).dtype.kind != "f":
+        if cls.ufunc == "fmod" or "f" not in (xp.asarray(x).dtype.kind, xp.asarray(y).dtype.kind):
             return getattr(xp, cls.ufunc)(x, y)
         # PyTorch's float remainder: fmod, moved into the divisor's sign; so -2.0 % 1.0 is -0., as there
         m = xp.fmod(x, y)
@@ -537,6 +541,7 @@ def sub(a, b, *, alpha=1):
 class Rsub(Primitive):
     """`number - t`: PyTorch records it with the tensor as the only input (RsubBackward1)."""
     _node_name = "RsubBackward1"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
     reads_input_in_backward = False
 
     @staticmethod
@@ -551,6 +556,7 @@ class Rsub(Primitive):
 class RsubTensor(Primitive):
     """rsub(t, other) = other - t, recorded with t first (RsubBackward0)."""
     _node_name = "RsubBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
     reads_input_in_backward = False
 
     @staticmethod
@@ -671,6 +677,7 @@ def _int_pow_negative(a, b, dt):
 class PowScalar(Primitive):
     """tensor ** number: recorded with the tensor as its only input (PowBackward0)."""
     _node_name = "PowBackward0"
+    array_backward = True
 
     @staticmethod
     def forward(ctx, a, *, exponent):
@@ -834,8 +841,8 @@ bitwise_right_shift = _shift(RShift, "bitwise_right_shift", "rshift")
 
 
 def _cmp(cls, name):
-    def f(a, b):
-        return binary(cls, a, b, name, cast=False)
+    def f(a, b):  # compared in the promoted dtype, as PyTorch does (a 0-d int64 tensor wraps into int16)
+        return binary(cls, a, b, name)
     f.__name__ = name
     return f
 
@@ -902,6 +909,7 @@ def where(condition, input=None, other=None):  # noqa: A002
 
 class Neg(Primitive):
     _node_name = "NegBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
     reads_input_in_backward = False
 
     @staticmethod
@@ -917,6 +925,7 @@ class Neg(Primitive):
 
 class Exp(Primitive):
     _node_name = "ExpBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
     saves_output = True
     reads_input_in_backward = False
 
@@ -933,6 +942,7 @@ class Exp(Primitive):
 
 class Log(Primitive):
     _node_name = "LogBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, a):
@@ -950,6 +960,7 @@ class Log(Primitive):
 
 class Sqrt(Primitive):
     _node_name = "SqrtBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
     saves_output = True
     reads_input_in_backward = False
 
@@ -1007,6 +1018,7 @@ class Cos(Primitive):
 
 class Tanh(Primitive):
     _node_name = "TanhBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
     saves_output = True
     reads_input_in_backward = False
 
@@ -1024,6 +1036,7 @@ class Tanh(Primitive):
 
 class Sigmoid(Primitive):
     _node_name = "SigmoidBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
     saves_output = True
     reads_input_in_backward = False
 
@@ -1044,6 +1057,7 @@ class Sigmoid(Primitive):
 
 class Relu(Primitive):
     _node_name = "ReluBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
     saves_output = True
     reads_input_in_backward = False
 
@@ -1058,8 +1072,7 @@ class Relu(Primitive):
             return _parts.local_backward("relu", (y,), grad, ctx.needs_input_grad)
         # A where, not a multiply by a 0/1 mask: an inf or NaN upstream gradient at an inactive
         # unit gives 0, as PyTorch's threshold_backward (a NaN unit passes its gradient).
-        off = common.tensor_cls()._make(y._data <= 0, grad._device)
-        return (where(off, 0.0, grad),)
+        return (_prim.where(y <= 0, 0.0, grad),)
 
 
 class Clamp(Primitive):
@@ -1089,6 +1102,12 @@ def clip_array(xp, x, lo, hi, out=None):
     if x.dtype.kind in "iu":
         dt = _dtype._FROM_NP[x.dtype]
         lo, hi = (v if v.__class__ is not int else _scalar_as(v, dt) for v in (lo, hi))
+    elif x.dtype.itemsize == 2:  # NumPy's float16 minimum keeps the bound on a tie: float32's keeps x
+        r = clip_array(xp, x.astype("float32"), lo, hi).astype(x.dtype)
+        if out is None:
+            return r
+        out[...] = r
+        return out
     if lo is not None:
         x = xp.maximum(lo, x, out=out)
     if hi is not None:
@@ -1112,6 +1131,8 @@ class _ZeroGrad(Primitive):
 
 def zeros_like_grad(grad):
     """A zero gradient, +0 everywhere as PyTorch's zeros_like (grad * 0 gives -0 for a negative grad)."""
+    if not _prim.is_tensor(grad):  # an array-level backward's
+        return _prim.array_module(grad).zeros(grad.shape, grad.dtype)
     return common.tensor_cls()._make(grad._device.xp.zeros(grad.shape, grad._data.dtype), grad._device)
 
 

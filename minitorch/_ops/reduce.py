@@ -5,6 +5,7 @@ from .. import _dtype, return_types
 from .. import parts as _parts
 from .._dtype import get_default_dtype
 from . import common
+from . import _prim
 from ._prim import MultiOutputPrimitive, Primitive
 
 
@@ -15,9 +16,9 @@ def _kept_shape(shape, dims):
 
 def _expand_back(grad, ctx):
     """Broadcast a reduced gradient back over the dims that were reduced."""
-    if not ctx.keepdim and grad._data.ndim:  # (a full reduction's 0-d gradient expands as it is)
+    if not ctx.keepdim and grad.ndim:  # (a full reduction's 0-d gradient expands as it is)
         grad = grad.reshape(_kept_shape(ctx.shape, ctx.dims))
-    return grad.expand(ctx.shape)
+    return _prim.expand(grad, ctx.shape)
 
 
 def _reduce(a, ufunc, dims, keepdim, dtype):
@@ -52,6 +53,7 @@ def _mean(a, dims, keepdim, count):
 
 class Sum(Primitive):
     _node_name = "SumBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, a, *, dims, keepdim, dtype):
@@ -73,6 +75,7 @@ class SumDim(Sum):
 
 class Mean(Primitive):
     _node_name = "MeanBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, a, *, dims, keepdim):
@@ -260,6 +263,7 @@ class MinDim(MaxDim):
 
 class LogSoftmax(Primitive):
     _node_name = "LogSoftmaxBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
     saves_output = True
 
     @staticmethod
@@ -273,11 +277,12 @@ class LogSoftmax(Primitive):
     @staticmethod
     def backward(ctx, grad):
         y = ctx.saved_output
-        return (grad - y.exp() * grad.sum(dim=ctx.dim, keepdim=True),)
+        return (grad - _prim.exp(y) * _prim.sum_keepdim(grad, ctx.dim),)
 
 
 class Softmax(Primitive):
     _node_name = "SoftmaxBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
     saves_output = True
 
     @staticmethod
@@ -290,7 +295,7 @@ class Softmax(Primitive):
     @staticmethod
     def backward(ctx, grad):
         y = ctx.saved_output
-        return (y * (grad - (grad * y).sum(dim=ctx.dim, keepdim=True)),)
+        return (y * (grad - _prim.sum_keepdim(grad * y, ctx.dim)),)
 
 
 class _NoGradReduce(Primitive):
@@ -740,14 +745,14 @@ def softmax(a, dim=None, dtype=None, *, axis=None):
     dim = axis if dim is None else dim
     a = _softmax_input(a, "softmax", dtype, "softmax_lastdim_kernel_impl")
     d = common.wrap_dim(dim, a.ndim, "softmax")
-    return Softmax.apply(a, dim=d) if a.numel() else a.clone()
+    return Softmax.apply(a, dim=d) if a.numel() or a.ndim and a.shape[d] else a.clone()  # (NumPy: no max of nothing)
 
 
 def log_softmax(a, dim=None, dtype=None, *, axis=None):
     dim = axis if dim is None else dim
     a = _softmax_input(a, "log_softmax", dtype, "log_softmax_lastdim_kernel_impl")
     d = common.wrap_dim(dim, a.ndim, "log_softmax")
-    return LogSoftmax.apply(a, dim=d) if a.numel() else a.clone()
+    return LogSoftmax.apply(a, dim=d) if a.numel() or a.ndim and a.shape[d] else a.clone()  # (NumPy: no max of nothing)
 
 
 import builtins as _b  # noqa: E402

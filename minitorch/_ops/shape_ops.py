@@ -446,6 +446,13 @@ def transpose_(self, dim0, dim1):
     return _become(self, TransposeInplace, "transpose_", dims=tuple(dims))
 
 
+def _memory_order(arr):
+    """A dense array's elements as they lie in memory (a 1-D view), or None if it is not dense."""
+    order = sorted(range(arr.ndim), key=lambda d: -arr.strides[d])
+    dense = arr.transpose(order)
+    return dense.reshape(-1) if dense.flags.c_contiguous else None
+
+
 def resize_(self, *sizes, memory_format=None):
     """Give the tensor a new shape in place, keeping its first elements (row-major); new
     elements, when it grows, are uninitialised (zeros here)."""
@@ -461,14 +468,15 @@ def resize_(self, *sizes, memory_format=None):
     root = views._root_array(self)
     start = self.storage_offset() if self._data.size else 0
     flat = self._data.reshape(-1) if self._data.flags.c_contiguous else None
+    memory = _memory_order(root)
     if flat is not None and n <= flat.size:
         self._data = flat[:n].reshape(shape)
-    elif root.flags.c_contiguous and start + n <= root.size:
+    elif memory is not None and start + n <= memory.size:
         # the memory read as row-major from the tensor's offset (whatever its strides were), as in PyTorch
-        self._data = root.reshape(-1)[start:start + n].reshape(shape)
+        self._data = memory[start:start + n].reshape(shape)
     else:
         grown = xp.zeros(n, dtype=self._data.dtype)
-        old = self._data.reshape(-1)
+        old = self._data.reshape(-1) if memory is None else memory[start:]
         grown[:min(n, old.size)] = old[:n]
         self._data = grown.reshape(shape)
     self._storage.version += 1

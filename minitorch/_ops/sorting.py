@@ -132,7 +132,8 @@ class MedianAll(Primitive):
         ctx.save_for_backward(a)
         flat = a._data.reshape(-1)
         if flat.size == 0:
-            return a._device.xp.asarray(float("nan"), dtype=flat.dtype)
+            # NaN, cast to the dtype as PyTorch casts it (int32: -2**31, uint8: 0, bool: True)
+            return a._device.xp.asarray(float("nan")).astype(flat.dtype)
         idx = (NanmedianDim if cls.ignore_nan else MedianDim).pick(a._device.xp, flat, 0)
         return flat[idx].reshape(())
 

@@ -12,6 +12,7 @@ from .. import parts as _parts
 from .._size import Size
 from ..autograd.grad_mode import STATE
 from . import common
+from . import _prim
 from ._prim import MultiOutputPrimitive, Primitive
 
 
@@ -28,8 +29,9 @@ class ViewPrimitive(Primitive):
             out._no_grad_view = True
             if a._requires_grad and not STATE.enabled:
                 # PyTorch: a view of a tensor that requires grad does too, even under no_grad (its
-                # gradient goes nowhere: it has no history, and in-place ops on it are refused)
-                out._requires_grad = True
+                # gradient goes nowhere: it has no history, and in-place ops on it are refused), when
+                # the memory's owner (the base) does: a view of a leaf that is itself a view may not
+                out._requires_grad = out._base._requires_grad
         elif a._multi_view is not None and out.grad_fn is not None:
             out._multi_view = a._multi_view
         return out
@@ -48,7 +50,7 @@ class MultiViewPrimitive(MultiOutputPrimitive):
             o._storage, o._base, o._seen_rebases = a._storage, base, a._storage.rebases
             if quiet:
                 o._no_grad_view = True
-                o._requires_grad = a._requires_grad and not STATE.enabled or o._requires_grad
+                o._requires_grad = a._requires_grad and not STATE.enabled and base._requires_grad or o._requires_grad
             elif o.grad_fn is not None:
                 o._multi_view = o
         return outs
@@ -107,8 +109,12 @@ def view_strides(shape, strides, new_shape):
     The rule PyTorch uses: a group of old dims can be re-split only if it is contiguous
     within itself (each dim's stride = next stride * next size).
     """
-    if math.prod(shape) == 0:
-        return None
+    if not shape:
+        return [1] * len(new_shape)
+    if math.prod(shape) == 0:  # any stride would do: PyTorch keeps the old ones, or takes row-major ones
+        if tuple(shape) == tuple(new_shape):
+            return list(strides)
+        return contiguous_strides(new_shape)
     new_strides = [0] * len(new_shape)
     view_d = len(new_shape) - 1
     chunk_base_stride = strides[-1] if strides else 1
@@ -132,21 +138,31 @@ def view_strides(shape, strides, new_shape):
     return new_strides
 
 
+def contiguous_strides(shape):
+    """Row-major strides as PyTorch computes them (a size-0 or size-1 dim counts as size 1)."""
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return strides[::-1]
+
+
 class View(ViewPrimitive):
     _node_name = "ViewBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, a, *, shape):
         ctx.in_shape = a.shape
         arr = a._data
-        if arr.flags.c_contiguous:
-            if _parts.contiguous_strides is not None:  # a course part (minitorch/parts.py)
-                return _part_view(a, shape, _parts.contiguous_strides(shape), "contiguous_strides")
-            return arr.reshape(shape)
+        if arr.flags.c_contiguous and _parts.contiguous_strides is not None:  # a course part (minitorch/parts.py)
+            return _part_view(a, shape, _parts.contiguous_strides(shape), "contiguous_strides")
+        if arr.size and common.canonical(arr) or _parts.view_strides is not None and (
+                arr.flags.c_contiguous or not arr.size):
+            return arr.reshape(shape)  # row-major stays row-major: NumPy's strides are PyTorch's
+        # (size-1 dims of a row-major tensor may carry any stride: PyTorch's rule decides the view's)
         strides = (_parts.view_strides or view_strides)(a.shape, a.stride(), shape)  # (a part: parts.py)
         if strides is None:
-            if arr.size == 0:
-                return arr.reshape(shape)
             raise RuntimeError(
                 "view size is not compatible with input tensor's size and stride (at least one dimension "
                 "spans across two contiguous subspaces). Use .reshape(...) instead. "
@@ -159,7 +175,14 @@ class View(ViewPrimitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if _parts.view_backward is not None:  # a course part (minitorch/parts.py)
+            return (_parts.view_backward("view", (tuple(grad.shape),), ctx.in_shape, grad),)
         return (grad.reshape(ctx.in_shape),)
+
+
+class ReshapeAlias(View):
+    """reshape of a tensor that is not row-major but can still be viewed (PyTorch's _reshape_alias)."""
+    _node_name = "ReshapeAliasBackward0"
 
 
 class UnsafeView(Primitive):
@@ -167,6 +190,7 @@ class UnsafeView(Primitive):
     _unsafe_view), so the result has no _base."""
     _node_name = "UnsafeViewBackward0"
     reads_input_in_backward = False
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, a, *, shape):
@@ -178,6 +202,7 @@ class UnsafeView(Primitive):
 
 class Permute(ViewPrimitive):
     _node_name = "PermuteBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, a, *, dims):
@@ -189,7 +214,9 @@ class Permute(ViewPrimitive):
         inv = [0] * len(ctx.dims)
         for i, d in enumerate(ctx.dims):
             inv[d] = i
-        return (grad.permute(tuple(inv)),)
+        if _parts.view_backward is not None:  # a course part (minitorch/parts.py)
+            return (_parts.view_backward("permute", (tuple(ctx.dims),), tuple(grad.shape[i] for i in inv), grad),)
+        return (_prim.permute(grad, tuple(inv)),)
 
 
 class Transpose(Permute):
@@ -212,6 +239,7 @@ class MatrixT(Permute):
 
 class Expand(ViewPrimitive):
     _node_name = "ExpandBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, a, *, shape):
@@ -226,11 +254,14 @@ class Expand(ViewPrimitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if _parts.view_backward is not None:  # a course part (minitorch/parts.py)
+            return (_parts.view_backward("expand", (tuple(grad.shape),), ctx.in_shape, grad),)
         return (grad,)  # the engine sums it back to the input's shape
 
 
 class Squeeze(ViewPrimitive):
     _node_name = "SqueezeBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, a, *, dims):
@@ -239,6 +270,8 @@ class Squeeze(ViewPrimitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if _parts.view_backward is not None:  # a course part (minitorch/parts.py)
+            return (_parts.view_backward("squeeze", (tuple(grad.shape),), ctx.in_shape, grad),)
         return (grad.reshape(ctx.in_shape),)
 
 
@@ -252,6 +285,7 @@ class SqueezeDims(Squeeze):
 
 class Unsqueeze(ViewPrimitive):
     _node_name = "UnsqueezeBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
     def forward(ctx, a, *, dim):
@@ -264,6 +298,9 @@ class Unsqueeze(ViewPrimitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if _parts.view_backward is not None:  # a course part (minitorch/parts.py)
+            shape = grad.shape[:ctx.dim] + grad.shape[ctx.dim + 1:]
+            return (_parts.view_backward("unsqueeze", (ctx.dim,), tuple(shape), grad),)
         return (grad.squeeze(ctx.dim),)
 
 
@@ -374,13 +411,16 @@ def _view_dtype(a, dt):
 def reshape(a, *shape):
     _needs_args(shape, "reshape", "shape", a)
     shape = infer_shape(_shape_args(shape), a.numel(), "reshape")
-    if a._data.flags.c_contiguous or view_strides(a.shape, a.stride(), shape) is not None:
+    if a._data.flags.c_contiguous:
         return View.apply(a, shape=shape)
+    if view_strides(a.shape, a.stride(), shape) is not None:
+        return ReshapeAlias.apply(a, shape=shape)
     return UnsafeView.apply(a.contiguous(), shape=shape)
 
 
 def flatten(a, start_dim=0, end_dim=-1):
     if a.ndim == 0:
+        common.wrap_dim(start_dim, 0, "flatten"), common.wrap_dim(end_dim, 0, "flatten")  # only 0 and -1 name a dim
         return reshape(a, 1)
     s = common.wrap_dim(start_dim, a.ndim, "flatten")
     e = common.wrap_dim(end_dim, a.ndim, "flatten")

@@ -9,6 +9,12 @@
    what the next node has already received.
 4. At the leaves, AccumulateGrad adds into `.grad`. Saved tensors are freed as nodes run,
    unless `retain_graph=True`.
+
+Without `create_graph` nothing of the backward is recorded, so the gradients need not be
+Tensors: the engine moves backend arrays between nodes and runs each op's backward formula
+(the same one, see `array_backward` in autograd/function.py) on them, making a Tensor only
+where one is asked for: a hook, `retain_grad`, a leaf's `.grad`, autograd.grad's results,
+your own Function's backward, and the few ops whose formula needs Tensors.
 """
 from __future__ import annotations
 
@@ -16,7 +22,7 @@ import numpy as np
 
 from .. import parts as _parts
 from .anomaly_mode import ANOMALY, run_checked
-from .function import AccumulateGrad, edge
+from .function import UNPACK, AccumulateGrad, edge
 from .grad_mode import STATE, set_grad_enabled
 
 
@@ -55,6 +61,79 @@ def _validate(grad, meta, node, i):
     if arr.dtype is not dtype.np and arr.dtype != dtype.np:
         grad = grad.to(dtype)
     return grad
+
+
+def _sum_to_array(arr, shape, node, i):
+    """_sum_to on a backend array (the same checks and sums, without a Tensor around it)."""
+    gshape = arr.shape
+    lead = len(gshape) - len(shape)
+    if lead < 0 or any(s != 1 and s != g for s, g in zip(shape, gshape[lead:])):
+        raise RuntimeError(
+            f"Function {node.name()} returned an invalid gradient at index {i} - got {list(gshape)} "
+            f"but expected shape compatible with {list(shape)}")
+    inner = tuple(lead + k for k, s in enumerate(shape) if s == 1 and gshape[lead + k] != 1)
+    if inner:
+        arr = arr.sum(axis=inner, keepdims=True)
+    if lead:
+        arr = arr.sum(axis=tuple(range(lead)))
+    return arr
+
+
+def _validate_array(arr, meta, node, i):
+    """_validate for an array that an array-level backward returned (its device is its
+    inputs' by construction: the formula computed it from them)."""
+    shape, dtype, _ = meta
+    if arr.shape != shape:
+        arr = _sum_to_array(arr, shape, node, i)
+    if arr.dtype is not dtype.np and arr.dtype != dtype.np:
+        arr = arr.astype(dtype.np)
+    return arr
+
+
+def _moves_arrays(create_graph):
+    """Whether this backward moves arrays: nothing of it is recorded, no anomaly mode, and no
+    course part (minitorch/parts.py) is plugged in (the parts are written for Tensors)."""
+    return not (create_graph or ANOMALY.enabled or _parts.in_use())
+
+
+def _needs_tensors(node, captured):
+    """In a backward that moves arrays, whether this node gets its gradients as Tensors."""
+    fn = node._fn  # None for nodes that are no Function's: a leaf's AccumulateGrad takes arrays
+    takes_arrays = fn.array_backward if fn is not None else isinstance(node, AccumulateGrad)
+    return (not takes_arrays or node._pre_hooks or node._retain or node._post_hooks
+            or node in captured)
+
+
+def _as_tensors(node, grads):
+    from .._tensor import Tensor
+    metas = node._output_meta
+    return [None if g is None else Tensor._make(g, metas[nr][2]) for nr, g in enumerate(grads)]
+
+
+def _array_backward(node, grads):
+    """The node's backward formula on arrays: its saved tensors unpack as arrays too."""
+    UNPACK.arrays, UNPACK.xp = True, node._output_meta[0][2].xp
+    try:
+        res = node._fn.backward(node, *grads)
+    finally:
+        UNPACK.arrays = False
+    return res if isinstance(res, tuple) else (res,)
+
+
+def _accumulate_array(node, arr, given):
+    """_accumulate for an array: a fresh one that nobody else holds becomes `.grad` as it is."""
+    from .._tensor import Tensor
+    leaf = node.variable
+    old = leaf._grad
+    if leaf._accum_hooks or old is None and (arr.base is not None or not arr.flags.c_contiguous
+                                             or id(arr) in given):
+        _accumulate(leaf, Tensor._make(arr, node._output_meta[0][2]), False)  # hooks, or a copy of its own
+    elif old is None:
+        given.add(id(arr))
+        leaf._grad = Tensor._make(arr, node._output_meta[0][2])
+    else:
+        old._data += arr
+        old._storage.version += 1
 
 
 def _run_leaf_hooks(leaf, grad):
@@ -130,14 +209,17 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 raise RuntimeError(f"One of the differentiated Tensors (index {k}) does not require grad")
             capture.setdefault(edge(t), []).append(k)
     deps = _collect(roots)
+    arrays = _moves_arrays(create_graph)  # gradients move as backend arrays (see the docstring)
+    captured = frozenset(n for n, _ in capture) if capture is not None else ()
     buffers = {}
     for (node, nr), g in zip(roots, grad_tensors):
         if node is not None:
-            _add(buffers, node, nr, g)
+            _add(buffers, node, nr, g._data if arrays else g)
     results = [None] * (len(inputs) if inputs is not None else 0)
     needed = _needed(roots, capture) if capture is not None else None
 
-    given = {id(g._storage) for g in grad_tensors}
+    # what is handed out in this pass (storages; arrays when arrays move), never stolen into a .grad
+    given = {id(g._data) if arrays else id(g._storage) for g in grad_tensors}
     ready = []
     for node, _ in roots:
         if node is not None and deps.get(node, 0) == 0 and node not in ready:
@@ -149,6 +231,9 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
         while ready:
             node = ready.pop()
             grads = buffers.pop(node, None) or [None]
+            wrapped = arrays and _needs_tensors(node, captured)
+            if wrapped:  # this node runs, as every node otherwise does, on Tensors
+                grads = _as_tensors(node, grads)
             if node._pre_hooks:
                 for nr, hooks in node._pre_hooks.items():
                     for hook in hooks:
@@ -161,7 +246,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                     t = ref()
                     if t is not None and nr < len(grads) and grads[nr] is not None:
                         g = grads[nr] if create_graph else grads[nr].detach()
-                        given.add(id(g._storage))
+                        given.add(id(g._data) if arrays else id(g._storage))
                         # like a leaf's, a retained grad adds up over backward calls
                         t._grad = g if t._grad is None else t._grad + g
             if capture is not None:
@@ -176,8 +261,10 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 _release_deps(node, deps, ready)
                 continue
             if isinstance(node, AccumulateGrad):
-                if capture is None:
-                    _accumulate(node.variable, grads[0], create_graph, given=given)
+                if capture is None and arrays and not wrapped:
+                    _accumulate_array(node, grads[0], given)
+                elif capture is None:
+                    _accumulate(node.variable, grads[0], create_graph, given=None if arrays else given)
                 continue
             if needed is not None and node not in needed:
                 _release_deps(node, deps, ready)
@@ -185,8 +272,11 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             if node._materialize_grads and len(grads) < node._num_outputs:
                 grads = grads + [None] * (node._num_outputs - len(grads))
             if any(g is None for g in grads):
-                grads = _materialize(node, grads)
-            in_grads = node._apply(grads) if not ANOMALY.enabled else run_checked(node, grads)
+                grads = _materialize(node, grads, arrays and not wrapped)
+            if arrays and not wrapped:
+                in_grads = _array_backward(node, grads)
+            else:
+                in_grads = node._apply(grads) if not ANOMALY.enabled else run_checked(node, grads)
             if len(in_grads) != len(node.next_functions):
                 raise RuntimeError(
                     f"function {node.name()} returned an incorrect number of gradients (expected "
@@ -201,7 +291,9 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 if nxt is None:
                     continue
                 if g is not None:
-                    g = _validate(g, nxt._output_meta[nr], node, i)
+                    if not arrays or wrapped:
+                        g = _validate(g, nxt._output_meta[nr], node, i)
+                    g = g if not arrays else g._data if wrapped else _validate_array(g, nxt._output_meta[nr], node, i)
                     _add(buffers, nxt, nr, g)
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
@@ -227,7 +319,8 @@ def _release_deps(node, deps, ready):
 
 
 def _needed(roots, capture):
-    """Nodes from which a captured input can be reached: only these need to run."""
+    """Nodes from which a captured input can be reached: only these need to run. A captured input's
+    own node runs only if another one lies beyond it (PyTorch's: its saved tensors stay)."""
     targets = {n for n, _ in capture}
     memo = {}
 
@@ -238,7 +331,7 @@ def _needed(roots, capture):
             if n in memo and not done:
                 continue
             if done:
-                memo[n] = n in targets or any(memo.get(x, False) for x, _ in n.next_functions if x is not None)
+                memo[n] = any(x in targets or memo.get(x, False) for x, _ in n.next_functions if x is not None)
                 continue
             memo[n] = False  # provisional, the graph is acyclic
             stack.append((n, True))
@@ -261,7 +354,7 @@ def _add(buffers, node, nr, g):
     buf[nr] = g if buf[nr] is None else buf[nr] + g
 
 
-def _materialize(node, grads):
+def _materialize(node, grads, arrays=False):
     """Outputs that got no gradient get zeros, so backward formulas need no None checks."""
     if not node._materialize_grads:
         return grads
@@ -271,6 +364,6 @@ def _materialize(node, grads):
     for nr, g in enumerate(grads):
         if g is None and metas is not None and metas[nr] is not None:
             shape, dtype, device = metas[nr]
-            g = Tensor._zeros(shape, dtype, device)
+            g = device.xp.zeros(shape, dtype.np) if arrays else Tensor._zeros(shape, dtype, device)
         out.append(g)
     return out

@@ -251,11 +251,13 @@ class Softshrink(_Pointwise):
 
     @staticmethod
     def value(xp, a, lambd):
-        return xp.where(a > lambd, a - lambd, xp.where(a < -lambd, a + lambd, 0)).astype(a.dtype, copy=False)
+        # a * 0 in the band keeps NaN and the sign of zero, as PyTorch's scalar loop (its vectorised loop
+        # gives +0.: the sign of a zero result depends there on where the element falls)
+        return xp.where(a > lambd, a - lambd, xp.where(a < -lambd, a + lambd, a * 0)).astype(a.dtype, copy=False)
 
     @staticmethod
     def slope(x, lambd):
-        return (x.abs() > lambd).to(x.dtype)
+        return ((x < -lambd) | (x > lambd) | x.isnan()).to(x.dtype)  # NaN passes its gradient, as in PyTorch
 
 
 class Hardshrink(Softshrink):
@@ -264,7 +266,7 @@ class Hardshrink(Softshrink):
 
     @staticmethod
     def value(xp, a, lambd):
-        return xp.where(xp.abs(a) > lambd, a, 0).astype(a.dtype, copy=False)
+        return xp.where((a >= -lambd) & (a <= lambd), 0, a).astype(a.dtype, copy=False)  # NaN stays NaN
 
 
 class Glu(Primitive):
@@ -384,7 +386,7 @@ def glu(input, dim=-1):  # noqa: A002
 
 def prelu(input, weight):  # noqa: A002
     """x where x > 0, else weight * x, with one weight (or one per channel, dim 1)."""
-    w = weight
+    w = weight.reshape(())  # one weight: the result keeps input's shape (a 0-d input stays 0-d)
     if weight.numel() != 1:
         if input.ndim < 2 or input.shape[1] != weight.numel():
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "

@@ -219,7 +219,10 @@ class Im2Col(Primitive):
         ctx.geom = (kernel, stride, padding, dilation)
         ctx.in_shape = tuple(x.shape)
         a = x._data if x.ndim == 4 else x._data[None]
-        cols = im2col_array(x._device.xp, a, kernel, stride, padding, dilation)
+        xp = x._device.xp
+        cols = im2col_array(xp, a, kernel, stride, padding, dilation)
+        if xp.may_share_memory(cols, a):  # 1x1 windows, no padding: NumPy's reshape is a view, PyTorch copies
+            cols = cols.copy()
         return cols if x.ndim == 4 else cols[0]
 
     @staticmethod

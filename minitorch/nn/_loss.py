@@ -14,6 +14,7 @@ import warnings
 
 from .. import _dtype
 from .._ops import reduce as _reduce
+from .._ops import _prim
 from .._ops._prim import Primitive
 from .._ops.common import result_dtype
 from .._ops.pointwise import _fp_quiet, where
@@ -341,6 +342,7 @@ class NllLoss(Primitive):
     An (N, C, d1, ...) input is computed as rows (N*d1*..., C) (PyTorch's NllLoss2d)."""
     _node_name = "NllLossBackward0"
     reads_input_in_backward = False
+    array_backward = True  # the formula below also runs on arrays (see _ops/_prim.py)
 
     @staticmethod
     def forward(ctx, logp, *, target, weight, ignore_index, reduction, out_shape):
@@ -364,14 +366,17 @@ class NllLoss(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
-        xp = grad._device.xp
+        xp = _prim.array_module(grad)
         with _fp_quiet():
             coef = xp.where(ctx.valid, -ctx.w / ctx.denom if ctx.reduction != "none" else -ctx.w, 0)
         shape = ctx.shape
         c = shape[1] if len(shape) >= 2 else shape[0]
-        g = NllLossGrad.apply(grad, t=ctx.t, coef=coef.astype(ctx.w.dtype, copy=False), n_classes=c)
+        coef = coef.astype(ctx.w.dtype, copy=False)
+        g = (NllLossGrad.apply(grad, t=ctx.t, coef=coef, n_classes=c) if _prim.is_tensor(grad) else
+             NllLossGrad.forward(_prim.NULL_CTX, grad, t=ctx.t, coef=coef, n_classes=c))
         if len(shape) > 2:  # rows back to (N, C, d1, ...)
-            g = g.reshape((shape[0],) + tuple(shape[2:]) + (c,)).movedim(-1, 1)
+            g = g.reshape((shape[0],) + tuple(shape[2:]) + (c,))
+            g = _prim.permute(g, (0, g.ndim - 1, *range(1, g.ndim - 1)))  # the class dim back to 1
         return (g if g.shape == shape else g.reshape(shape),)
 
 
@@ -384,10 +389,10 @@ class NllLossGrad(Primitive):
 
     @staticmethod
     def forward(ctx, grad, *, t, coef, n_classes):
-        xp = grad._device.xp
+        xp, g = _prim.array_module(grad), getattr(grad, "_data", grad)  # (an array in an array-level backward)
         ctx.t, ctx.coef, ctx.grad_shape = t, coef, tuple(grad.shape)
         out = xp.zeros((t.shape[0], n_classes), dtype=coef.dtype)
-        out[xp.arange(t.shape[0]), t] = grad._data.reshape(-1) * coef
+        out[xp.arange(t.shape[0]), t] = g.reshape(-1) * coef
         return out
 
     @staticmethod

@@ -1,10 +1,11 @@
 """Exercise 10, backward formulas: the local derivatives of eleven ops, summing a gradient
-back to a broadcast input's shape, and the backward of sum and mean.
+back to a broadcast input's shape, the backward of sum and mean, of a matrix product, and of
+the view ops (view, transpose, permute, expand, squeeze, unsqueeze).
 
 Plain Python over floats and nested lists: the notebook then plugs the learner's functions
 into a minitorch.autograd.Function and gradchecks it, but the grader compares plain data only.
-Gradients for (b) are multiples of 1/4 and small, so every sum is exact in floating point and
-any order of summation gives exactly the expected value.
+Gradients for (b), (d) and (e), and the matrices of (d), are multiples of 1/4 and small, so
+every sum is exact in floating point and any order of summation gives exactly the expected value.
 The reference solutions are the solution cells of solutions/10_backward_formulas.ipynb.
 """
 from __future__ import annotations
@@ -116,10 +117,122 @@ def _random_q3(rng, n):
     return out
 
 
+def _matrix(rng, rows, cols):
+    return [[rng.randint(-12, 12) / 4 for _ in range(cols)] for _ in range(rows)]
+
+
+def _visible_q4():
+    eye = [[1.0, 0.0], [0.0, 1.0]]
+    return [
+        ([[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]], eye),
+        ([[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]], [[1.0, 1.0], [1.0, 1.0]]),
+        ([[1.0, 2.0, 3.0]], [[1.0], [0.5], [-1.0]], [[2.0]]),                        # a row times a column
+        ([[1.0], [2.0], [3.0]], [[4.0, -5.0]], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]),   # an outer product
+        ([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [[1.0, 2.0], [0.5, -1.0]]),
+        ([[3.0]], [[-2.0]], [[0.5]]),
+    ]
+
+
+def _random_q4(rng, n):
+    out = []
+    for _ in range(n):
+        rows, inner, cols = (rng.choice([1, 2, 3, 4, 5]) for _ in range(3))
+        out.append((_matrix(rng, rows, inner), _matrix(rng, inner, cols), _matrix(rng, rows, cols)))
+    return out
+
+
+VIEW_OPS = ("view", "transpose", "permute", "expand", "squeeze", "unsqueeze")
+
+
+def _view_out_shape(op, args, shape):
+    """The output's shape: what the gradient `grad` of a case has."""
+    if op in ("view", "expand"):
+        return tuple(args[0])
+    if op == "transpose":
+        s = list(shape)
+        s[args[0]], s[args[1]] = s[args[1]], s[args[0]]
+        return tuple(s)
+    if op == "permute":
+        return tuple(shape[d] for d in args[0])
+    if op == "squeeze":
+        return tuple(n for d, n in enumerate(shape) if d not in args[0])
+    return tuple(shape[:args[0]]) + (1,) + tuple(shape[args[0]:])
+
+
+def _view_case(op, args, shape, rng=None, grad=None):
+    out = _view_out_shape(op, args, shape)
+    return (op, args, tuple(shape), _nested(rng, out) if grad is None else grad)
+
+
+def _visible_q5():
+    g23 = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    return [
+        ("view", ((3, 2),), (2, 3), [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+        ("view", ((6,),), (2, 3), [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),
+        ("view", ((2, 3),), (6,), g23),
+        ("view", ((1,),), (), [2.5]),                                  # a 0-d input
+        ("transpose", (0, 1), (3, 2), g23),
+        ("transpose", (1, 1), (2, 3), g23),                            # swapping a dim with itself
+        ("transpose", (0, 2), (2, 1, 2), [[[1.0, 2.0]], [[3.0, 4.0]]]),
+        ("permute", ((1, 2, 0),), (2, 1, 3), [[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]]),
+        ("permute", ((0, 1),), (2, 3), g23),
+        ("expand", ((2, 3),), (3,), g23),                              # a new leading dim: summed
+        ("expand", ((2, 3),), (2, 1), g23),                            # a size-1 dim stretched: summed
+        ("expand", ((2, 3),), (1, 1), g23),
+        ("expand", ((2, 2, 3),), (1, 3), [g23, g23]),
+        ("expand", ((2, 3),), (2, 3), g23),                            # nothing expanded
+        ("squeeze", ((1,),), (2, 1, 3), g23),
+        ("squeeze", ((0, 2),), (1, 3, 1), [1.0, 2.0, 3.0]),
+        ("squeeze", ((0,),), (1,), 4.0),                               # down to 0-d
+        ("unsqueeze", (0,), (2, 3), [g23]),
+        ("unsqueeze", (2,), (2, 3), [[[1.0], [2.0], [3.0]], [[4.0], [5.0], [6.0]]]),
+        ("unsqueeze", (0,), (), [1.5]),
+    ]
+
+
+def _random_q5(rng, n):
+    out = []
+    for _ in range(n):
+        op = rng.choice(VIEW_OPS)
+        shape = tuple(rng.choice([1, 2, 2, 3, 4]) for _ in range(rng.randint(1, 4)))
+        nd = len(shape)
+        if op == "view":
+            numel, new = 1, []
+            for size in shape:
+                numel *= size
+            while numel > 1:
+                f = rng.choice([f for f in range(2, numel + 1) if numel % f == 0][:3])
+                new.append(f)
+                numel //= f
+            while rng.random() < 0.3:
+                new.insert(rng.randint(0, len(new)), 1)
+            args = (tuple(new),)
+        elif op == "transpose":
+            args = (rng.randrange(nd), rng.randrange(nd))
+        elif op == "permute":
+            dims = list(range(nd))
+            rng.shuffle(dims)
+            args = (tuple(dims),)
+        elif op == "expand":
+            shape = tuple(1 if rng.random() < 0.4 else s for s in shape)
+            lead = tuple(rng.choice([1, 2, 3]) for _ in range(rng.randint(0, 2)))
+            args = (lead + tuple(rng.choice([1, 2, 3]) if s == 1 else s for s in shape),)
+        elif op == "squeeze":
+            shape = tuple(1 if rng.random() < 0.4 else s for s in shape)
+            ones = [d for d, s in enumerate(shape) if s == 1]
+            if not ones:
+                shape, ones = shape + (1,), [nd]
+            args = (tuple(sorted(rng.sample(ones, rng.randint(1, len(ones))))),)
+        else:
+            args = (rng.randint(0, nd),)
+        out.append(_view_case(op, args, shape, rng))
+    return out
+
+
 # ---- the exercise ---------------------------------------------------------------------------
 EXERCISE = Exercise(
     name="10_backward_formulas",
-    title="Backward formulas, and summing a gradient back to a broadcast shape",
+    title="Backward formulas, summing a gradient back to a broadcast shape, matmul and the views",
     forbidden_calls=("numpy.*",),
     forbidden_imports=("minitorch", "torch", "jax", "tensorflow", "sympy"),
     forbidden_reason="write these in plain Python (math is fine): minitorch and NumPy would "
@@ -167,6 +280,35 @@ EXERCISE = Exercise(
                 "The count for mean is the product of shape[d] over the reduced dims.",
                 "Build nested lists of exactly `shape` (recursively); shape () gives a bare float. "
                 "grad is a float when the output is 0-d (every dim reduced, keepdim False).",
+            ]),
+        QuestionSpec(
+            id="q4", function="matmul_backward", title="(d) the backward of a matrix product",
+            solution_cell="matmul_backward", test_cell="test_matmul_backward",
+            visible_cases=_visible_q4, random_cases=_random_q4,
+            hints=[
+                "out[i][j] = sum over p of a[i][p] * b[p][j]. So a[i][p] reaches every out[i][j] "
+                "with weight b[p][j], and b[p][j] every out[i][j] with weight a[i][p].",
+                "grad_a[i][p] = sum over j of grad[i][j] * b[p][j] (grad @ b transposed); "
+                "grad_b[p][j] = sum over i of a[i][p] * grad[i][j] (a transposed @ grad).",
+                "grad_a has a's shape (n x k), grad_b has b's (k x m). zip(*b) walks b's columns; "
+                "sum(x * y for x, y in zip(row, col)) is one dot product. Return (grad_a, grad_b).",
+            ]),
+        QuestionSpec(
+            id="q5", function="view_backward", title="(e) the backward of the view ops",
+            solution_cell="view_backward", test_cell="test_view_backward",
+            visible_cases=_visible_q5, random_cases=_random_q5,
+            hints=[
+                "A view moves no numbers, it only reads them in another order: its backward puts "
+                "each output gradient back at the input element it was read from. view, squeeze and "
+                "unsqueeze read in the same (row-major) order; transpose and permute reorder dims; "
+                "expand reads some input elements several times.",
+                "view / squeeze / unsqueeze: flatten grad row-major and rebuild it with `shape`. "
+                "transpose / permute: the input element at index i was output element j with "
+                "j[k] = i[dims[k]]. expand: sum over the new leading dims and over the input's "
+                "size-1 dims (as unbroadcast does).",
+                "Write two helpers: element(nested, index) and build(shape, f), which makes nested "
+                "lists of `shape` holding f(index); then each op is one build() call "
+                "(a 0-d shape () gives a bare float).",
             ]),
     ],
 )

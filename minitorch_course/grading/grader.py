@@ -354,6 +354,7 @@ def _grade(path, key, limits, res, protected, hide_hidden, self_test):  # noqa: 
                   "driver": k.spec.answer is not None, "at": at[k.spec.id]} for k in key.questions]
     run = run_submission(everything, questions, limits, protected=protected, preload=list(ex.preload),
                          forbidden_calls=list(ex.forbidden_calls), forbidden_imports=list(ex.forbidden_imports),
+                         driver_imports=list(ex.driver_imports),
                          answers=[k.spec.written for k in key.questions if k.spec.answer is not None])
     res.runs, res.isolation = run.runs, run.isolation
     output = run.stdout + ("\n[stderr]\n" + run.stderr if run.stderr.strip() else "")

@@ -702,6 +702,65 @@ def _run_cell(source, cid, ns):
     return failed
 
 
+def _load_for_drivers(name):
+    """Import a module the drivers need ("pkg.*": the package and every module in it, since
+    the sandbox may not read its files once confined). False when it is not there."""
+    import importlib
+    whole = name.endswith(".*")
+    try:
+        module = importlib.import_module(name[:-2] if whole else name)
+    except ImportError:
+        return False
+    if whole:
+        import pkgutil
+        for info in pkgutil.walk_packages(getattr(module, "__path__", []), module.__name__ + "."):
+            try:
+                importlib.import_module(info.name)
+            except Exception:  # noqa: BLE001 - an optional part (a GPU backend) that is not here
+                pass
+    return True
+
+
+def guard_imports(hidden, learner, trusted, on_refused):
+    """Refuse to the learner's code (the globals `learner`) every import of the modules
+    `hidden` (and their submodules), loaded or not: the drivers' packages, and what they loaded
+    that the learner may not import. Python looks a loaded module up in sys.modules without an
+    audit event, so the refusal is made in builtins.__import__, which every import statement
+    calls with the globals of the code that runs it; the drivers (`trusted`, their globals) and
+    the loaded modules themselves import as before. Returns a one-item list: how many such
+    trusted imports are under way (the audit hook lets those load what is not loaded yet)."""
+    real_import, hidden, busy = builtins.__import__, tuple(dict.fromkeys(hidden)), [0]
+    _type, _dict, _modules = type, dict, sys.modules
+
+    def trusted_code(g):
+        if g is learner or _type(g) is not _dict:
+            return False
+        if g is trusted:
+            return True
+        name = g.get("__name__")
+        module = _modules.get(name) if _type(name) is str else None
+        return module is not None and getattr(module, "__dict__", None) is g
+
+    def guarded(name, globals=None, locals=None, fromlist=(), level=0):
+        if _type(name) is str and _type(level) is int:
+            target = name
+            if level and _type(globals) is _dict:
+                target = globals.get("__package__") or globals.get("__name__") or ""
+                target = target if _type(target) is str else ""
+            if any(target == h or target.startswith(h + ".") for h in hidden):
+                if not trusted_code(globals):
+                    on_refused(target)
+                    raise ImportError(f"importing {target} is not allowed while grading")
+                busy[0] += 1
+                try:
+                    return real_import(name, globals, locals, fromlist, level)
+                finally:
+                    busy[0] -= 1
+        return real_import(name, globals, locals, fromlist, level)
+    builtins.__import__ = guarded
+    return busy
+
+
 def _snapshot(modules):
     """The namespaces of modules the harness itself relies on, so that a submission that
     monkeypatches them (builtins.isinstance, json.dumps, ...) cannot break the reporting."""
@@ -787,6 +846,9 @@ def main():  # noqa: C901 - one straight-line story, in the order it must happen
             __import__(mod)
         except ImportError:
             pass
+    # the modules the instructor's drivers need and the learner may not import: loaded now,
+    # and from here on imported only by code that is not the learner's (see guard_imports)
+    hidden = [m.split(".")[0] for m in job.get("driver_imports", []) if _load_for_drivers(m)]
     global _FROZEN_ARRAY_TYPES
     _FROZEN_ARRAY_TYPES = array_types()
     linecache.getlines(__file__)  # warnings that point at this file show its lines from memory
@@ -825,7 +887,15 @@ def main():  # noqa: C901 - one straight-line story, in the order it must happen
         refused(what)
     inner = make_audit_hook(read_roots, [sandbox, "/dev/null"], blocked, on_refused)
 
+    ns = {"__name__": "__main__", "__builtins__": builtins, "display": _display}
+    drivers = {"__name__": "__main__"}
+    importing = (guard_imports([*hidden, *blocked], ns, drivers, lambda name: refused(f"importing {name}"))
+                 if hidden else None)
+
     def hook(event, args):
+        if importing and importing[0] and event == "import" and args and isinstance(args[0], str) \
+                and args[0].split(".")[0] in hidden:
+            return  # a driver's module loading a part of itself it had not loaded yet
         if (event == "import" and sub_blocked and args and isinstance(args[0], str)
                 and args[0].startswith(sub_blocked)):
             on_refused(f"importing {args[0]}")
@@ -853,8 +923,7 @@ def main():  # noqa: C901 - one straight-line story, in the order it must happen
     # with the real builtins; what they define is also given to the learner's namespace.
     # 6. each question right after the cell its test cell follows (Restart & Run All): its
     # function, and for a driver the learner's answers, as they stand at that point of the run.
-    ns = {"__name__": "__main__", "__builtins__": builtins, "display": _display}
-    drivers = {"__name__": "__main__", "__builtins__": real_builtins}
+    drivers["__builtins__"] = real_builtins
     step_seconds = float(limits["step_seconds"])
     answers = job.get("answers", [])
 

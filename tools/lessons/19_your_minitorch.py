@@ -3,8 +3,8 @@
 #
 # In exercises 03 to 16 you wrote the mechanisms inside a tensor library: the strides of a
 # contiguous tensor and of its views, broadcasting, the order of the backward pass, backward
-# formulas, the sum-back of a broadcast gradient, SGD and Adam steps, im2col, the gradient of an
-# embedding. Each of them is a **part** of minitorch: a place in the library where your function
+# formulas (of the pointwise ops, sum and mean, matmul and the views), the sum-back of a
+# broadcast gradient, SGD and Adam steps, im2col, the gradient of an embedding. Each of them is a **part** of minitorch: a place in the library where your function
 # plugs in instead of the library's own code. Each time a part's `check()` passed, the course
 # saved your source. This lesson puts them together:
 #
@@ -104,10 +104,11 @@ capstone.draw_parts(report)
 # ## 4. Training on your minitorch
 #
 # The digits MLP of lesson 14 (trained with your Adam step; its tanh's backward is your
-# formula) and the CNN of lesson 15 (your SGD step; every convolution unfolds its images with
-# your im2col). Every part that passed its tests is plugged in at once: each view, each
+# formula, its Linear layers' backward your matmul_backward) and the CNN of lesson 15 (your SGD
+# step; every convolution unfolds its images with your im2col, its flatten's backward is your
+# view_backward). Every part that passed its tests is plugged in at once: each view, each
 # backward pass in your topological order, each sum-back of a broadcast gradient runs through
-# your code. On a machine with a GPU, the same code trains there.
+# your code. On a machine with a GPU, `train()` trains there (the last cell of this section).
 
 # %% id="train-mlp" tags=["nbval-ignore-output"]
 mlp = capstone.train("mlp", functions=report.passing(), show=False)
@@ -121,6 +122,14 @@ for h in (mlp, cnn):
 
 # %% id="curves" tags=["nbval-ignore-output"]
 capstone.draw_curves(mlp, cnn)
+
+# %% [markdown]
+# The same training on the GPU, `device="cuda"` (the model and the data go there with
+# `.to("cuda")`, and your parts compute on CuPy arrays). Without a GPU, `train()` says so and
+# skips it.
+
+# %% id="train-gpu" tags=["nbval-ignore-output"]
+gpu = capstone.train("mlp", device="cuda", functions=report.passing(), progress=False)
 
 # %% [markdown]
 # ## Summary
