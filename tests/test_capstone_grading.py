@@ -217,3 +217,41 @@ def test_a_part_returning_an_object_equal_to_anything_scores_zero(tmp_path, ex, 
     own, cap = part_questions(ex, "is_contiguous")
     assert qs[own].points == qs[cap].points == 0, (qs[own], qs[cap])
     assert r.score == key.max_score - 2
+
+
+def test_a_cell_posing_as_minitorch_cannot_import_it(tmp_path, ex, key, sol):
+    """The import guard goes by whose code imports (the learner's namespace, whatever it calls
+    itself), not by the names a cell sets: a relative import posing as part of the package, or
+    a namespace renamed after it, is refused. Here the part is right only if one of them got in."""
+    attack = textwrap.dedent('''\
+        got = []
+        try:
+            __package__ = "minitorch"
+            from . import parts as _theirs
+            got.append(_theirs)
+        except ImportError:
+            pass
+        try:
+            __name__ = "minitorch._ops"
+            import minitorch as _theirs
+            got.append(_theirs)
+        except ImportError:
+            pass
+        __name__ = "__main__"
+        ''')
+    part = textwrap.dedent('''\
+        def contiguous_strides(shape):
+            if not got:
+                raise NotImplementedError("the guard held")
+            strides, step = [], 1
+            for size in reversed(shape):
+                strides.append(step)
+                step *= size
+            return tuple(reversed(strides))
+        ''')
+    nb = set_cell(sol, "contiguous_strides", part)
+    at = next(i for i, c in enumerate(nb["cells"]) if grade_id(c) == "contiguous_strides")
+    r, qs = grade(tmp_path, key, add_cell(nb, attack, at=at))
+    own, cap = part_questions(ex, "contiguous_strides")
+    assert qs[own].status == qs[cap].status == "not_attempted", (qs[own], qs[cap])
+    assert r.score == key.max_score - 2

@@ -19,8 +19,12 @@ nonce included), so the grader believes none of it except as values it compares 
 pipe cannot be rewound, so what was written stays written. This program decides nothing.
 
 This file imports nothing but the standard library (plus what the job preloads), so it never
-drags minitorch, the reference solutions or the grader into the sandbox. The encoding helpers
-and `forbid_calls` are also used by the in-notebook check().
+drags minitorch, the reference solutions or the grader into the sandbox. The one exception is
+an exercise whose drivers need them (`Exercise.driver_imports`: exercise 19 runs minitorch's
+tests with the learner's functions plugged in): those modules are loaded before any cell runs,
+and every import of them by the learner's code is refused all the same (guard_imports); the
+solutions and the course package's files stay unreadable. The encoding helpers and
+`forbid_calls` are also used by the in-notebook check().
 """
 from __future__ import annotations
 
@@ -840,7 +844,8 @@ def main():  # noqa: C901 - one straight-line story, in the order it must happen
     sys.stdout = sys.__stdout__ = out
     sys.stderr = sys.__stderr__ = err
 
-    # 2. libraries the cells may use, loaded by us; then the forbidden functions disarmed
+    # 2. libraries the cells may use, and those the drivers need, loaded by us; then the
+    # forbidden functions disarmed
     for mod in job.get("preload", []):
         try:
             __import__(mod)
