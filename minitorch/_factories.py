@@ -186,11 +186,28 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     arr, dt = _infer_host(data, "tensor")
     if dtype is not None:
         dt = _dtype.as_dtype(dtype, "tensor")
+        if not isinstance(data, (_T(), np.ndarray)) and not hasattr(data, "__cuda_array_interface__"):
+            _check_in_range(arr, dt)
     with np.errstate(over="ignore"):  # 1e300 as float32 is inf, without a warning (as PyTorch)
         arr = np.array(arr, dtype=dt.np, copy=True, order="C")
     if requires_grad and not dt.is_floating_point:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     return _finish(place(arr, _target(device)), _target(device), requires_grad, "tensor")
+
+
+def _check_in_range(arr, dt):
+    """PyTorch converts each Python number of tensor(data, dtype=...) with a check (an array's
+    elements are cast without one): a value out of an integer dtype's range is an error, not a
+    wrap, except that a negative int wraps into an unsigned dtype (-1 is 255)."""
+    if dt.is_floating_point or dt is _dtype.bool or arr.size == 0 or arr.dtype.kind == "b":
+        return
+    info = np.iinfo(dt.np)
+    if arr.dtype.kind == "f":
+        low, ok = int(info.min), bool(np.isfinite(arr).all())
+    else:
+        low, ok = (int(info.min) if dt.is_signed else -int(info.max)), True
+    if not (ok and low <= arr.min() and arr.max() <= int(info.max)):
+        raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
 
 
 def as_tensor(data, dtype=None, device=None):

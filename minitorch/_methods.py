@@ -39,20 +39,31 @@ for _name, _fn in {
 Tensor.multiply, Tensor.subtract, Tensor.divide = pw.mul, pw.sub, pw.div
 
 
-def _fast(array_op, slow, kinds):
+def _fast(array_op, slow, kinds, prim=None):
     """An operator with a short path for the commonest call: two plain row-major tensors, same
-    device and dtype, nothing to record. It does exactly what the full path (`slow`) would do,
-    minus the promotion, layout and recording machinery; anything else takes the full path."""
+    device and dtype. It does exactly what the full path (`slow`) would do, minus the promotion
+    and layout machinery; anything else takes the full path. With nothing to record, the arrays
+    are computed on directly; to record, `prim` (the primitive the full path would end in) is
+    applied directly, when NumPy's layout is PyTorch's (one shape, or no size-1 dim to broadcast)."""
     ok = frozenset(d.np for d in _dtype.ALL if d.np.kind in kinds)
     make = Tensor._make
 
     def op(self, other, state=STATE):
         if other.__class__ is Tensor and self.__class__ is Tensor:
             sd, od = self._data, other._data
-            if (sd.dtype is od.dtype and sd.dtype in ok and self._device is other._device
-                    and not ((self._requires_grad or other._requires_grad) and state.enabled)
+            if (sd.dtype is od.dtype and self._device is other._device
                     and self._seen_rebases is None and other._seen_rebases is None
                     and sd.flags.c_contiguous and od.flags.c_contiguous):
+                if (self._requires_grad or other._requires_grad) and state.enabled:
+                    # (a tensor that requires grad is a float one: its dtype is one of `kinds`)
+                    if prim is not None and (sd.shape == od.shape or 1 not in sd.shape and 1 not in od.shape):
+                        try:
+                            return prim.apply(self, other)
+                        except ValueError:
+                            pass  # a broadcast error: the full path raises it in PyTorch's words
+                    return slow(self, other)
+                if sd.dtype not in ok:
+                    return slow(self, other)
                 try:
                     r = array_op(sd, od)
                 except ValueError:
@@ -63,9 +74,9 @@ def _fast(array_op, slow, kinds):
     return op
 
 
-Tensor.__add__ = _fast(operator.add, lambda self, other: pw.binary(pw.Add, self, other, "add"), "biuf")
-Tensor.__sub__ = _fast(operator.sub, lambda self, other: pw.sub(self, other), "iuf")  # bool - bool raises
-Tensor.__mul__ = _fast(operator.mul, lambda self, other: pw.binary(pw.Mul, self, other, "mul"), "biuf")
+Tensor.__add__ = _fast(operator.add, lambda self, other: pw.binary(pw.Add, self, other, "add"), "biuf", pw.Add)
+Tensor.__sub__ = _fast(operator.sub, lambda self, other: pw.sub(self, other), "iuf", pw.Sub)  # bool - bool raises
+Tensor.__mul__ = _fast(operator.mul, lambda self, other: pw.binary(pw.Mul, self, other, "mul"), "biuf", pw.Mul)
 Tensor.__truediv__ = _fast(operator.truediv, lambda self, other: pw.div(self, other), "f")  # ints -> float
 # `2 * t` is t.__rmul__(2): PyTorch records the tensor as the first input (next_functions order)
 Tensor.__radd__ = lambda self, other: pw.binary(pw.Add, self, other, "add")
@@ -223,9 +234,8 @@ def div_(self, other, *, rounding_mode=None):
     if rounding_mode is None:
         return _true_div_(self, other)
     with _writes_before_a_zero_divisor(self, other, lambda a, b: pw.div(a, b, rounding_mode=rounding_mode)):
-        r = pw.div(self, other, rounding_mode=rounding_mode)
-        inplace.check_result(self, r.dtype, r.shape, "div_")
-        return self.copy_(r)
+        r = pw.div(self, other, rounding_mode=rounding_mode)  # DivBackward2 records no input values
+        return inplace.write_result(self, r, "div_")
 
 
 Tensor.div_ = div_
@@ -274,9 +284,10 @@ def _write_until_zero(self, other, fn):
     dst[where] = fn(self, other.masked_fill(other == 0, 1))._data.transpose(order)[where]  # (no version bump, as there)
 
 
-def _inplace_from(fn, cls, op):
+def _inplace_from(fn, cls, op, scalar_cls=None):
     """`self op= other` for the ops whose out-of-place function does the checking (integer division
-    by zero, bitwise on floats, shifts): it computes, and the result is written into self."""
+    by zero, bitwise on floats, shifts): it computes, and the result is written into self.
+    `scalar_cls` records `self op= number` where PyTorch names that overload apart (RemainderBackward0)."""
     def method(self, other):
         guard = _writes_before_a_zero_divisor(self, other, fn)
         prepped = _prep_other(self, other, op)
@@ -289,14 +300,17 @@ def _inplace_from(fn, cls, op):
             if r.shape != self.shape:
                 inplace.check_result(self, self.dtype, r.shape, op)
             self._data[...] = r._data
+        if scalar_cls is not None and not isinstance(other, Tensor):
+            return inplace.run_inplace(self, scalar_cls, (), {"other": other}, fast, op)
         return inplace.run_inplace(self, cls, (other,), {}, fast, op)
     method.__name__ = op
     return method
 
 
+_method("remainder_", _inplace_from(pw.remainder, pw.Remainder, "remainder_", pw.RemainderScalar))
+_method("fmod_", _inplace_from(pw.fmod, pw.Fmod, "fmod_", pw.FmodScalar))
 for _fn, _cls, _op in [
-    (pw.floor_divide, pw.FloorDivide, "floor_divide_"), (pw.remainder, pw.Remainder, "remainder_"),
-    (pw.fmod, pw.Fmod, "fmod_"), (pw.bitwise_and, pw.BitAnd, "bitwise_and_"),
+    (pw.floor_divide, pw.FloorDivide, "floor_divide_"), (pw.bitwise_and, pw.BitAnd, "bitwise_and_"),
     (pw.bitwise_or, pw.BitOr, "bitwise_or_"), (pw.bitwise_xor, pw.BitXor, "bitwise_xor_"),
     (pw.bitwise_left_shift, pw.LShift, "bitwise_left_shift_"),
     (pw.bitwise_right_shift, pw.RShift, "bitwise_right_shift_"),
@@ -307,15 +321,9 @@ for _fn, _cls, _op in [
 def _logical_(fn, op):
     def method(self, other):
         r = fn(self, other)  # bool; written back in self's dtype (1 and 0 for a float tensor)
-        return self.copy_(r) if self.dtype is not _dtype.bool or r.shape != self.shape else _write_bool(self, r, op)
+        return inplace.write_unrecorded(self, r, op)
     method.__name__ = op
     return method
-
-
-def _write_bool(self, r, op):
-    def fast():
-        self._data[...] = r._data
-    return inplace.run_inplace(self, pw.LogicalAnd, (), {}, fast, op)
 
 
 Tensor.logical_and_ = _logical_(pw.logical_and, "logical_and_")
@@ -379,7 +387,7 @@ Tensor.round_ = round_
 
 def relu_(self):
     def fast():
-        self._device.xp.maximum(0, self._data, out=self._data)  # a tie keeps the input (-0.)
+        self._data[...] = pw.Relu.forward(pw.NULL_CTX, self)  # a tie keeps the input (-0.)
     return inplace.run_inplace(self, pw.Relu, (), {}, fast, "relu_")
 
 
@@ -417,7 +425,7 @@ class Fill(pw.Primitive):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, grad  # the engine sums the second back to the value's shape
+        return pw.zeros_like_grad(grad), grad  # the engine sums the second back to the value's shape
 
 
 class Copy(pw.Primitive):
@@ -430,7 +438,7 @@ class Copy(pw.Primitive):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, grad
+        return pw.zeros_like_grad(grad), grad
 
 
 class FillTensor(Fill):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from . import _dtype
 from ._ops import blas, more, scatter as sc, shape_ops as so, sorting, special as sp, stats
-from ._ops import pointwise as pw
+from ._ops import inplace, pointwise as pw
+from ._ops._prim import Primitive
 from ._ops.inplace_prim import write_inplace
 from ._tensor import Tensor
 
@@ -88,7 +89,7 @@ def _touched(self):
 
 def logical_not_(self):
     """Writes 1/0 (True/False) in the tensor's own dtype."""
-    return self.copy_(pw.logical_not(self))
+    return inplace.write_unrecorded(self, pw.logical_not(self), "logical_not_")
 
 
 def bitwise_not_(self):
@@ -235,17 +236,42 @@ for _name in ["hypot", "xlogy", "copysign", "heaviside"]:
     _method(_name + "_", sp.inplace_from(getattr(more, _name), _name + "_"))
 
 
-def _compare_(fn, op):
+class _Compared(Primitive):
+    """The record of `t.lt_(other)`: PyTorch's LtBackward0 (a number) / LtBackward1 (a tensor),
+    a zero gradient for every input; the result, 1 and 0 in t's dtype, requires grad when an
+    input does, as there."""
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, a, *other, values):
+        return values.astype(a._data.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (pw.zeros_like_grad(grad),) * len(ctx.needs_input_grad)
+
+
+def _compare_(fn, name, op):
+    nodes = [type(f"_{name}Compared{i}", (_Compared,), {"_node_name": f"{name}Backward{i}", "__module__": __name__})
+             for i in (0, 1)]
+
     def method(self, other):
-        return self.copy_(fn(self, other))  # bool, written back in self's dtype (1 and 0)
+        r = fn(self, other)  # bool, written back in self's dtype (1 and 0)
+        inplace.check_result(self, self.dtype, r.shape, op)
+        others = (other,) if isinstance(other, Tensor) else ()
+
+        def fast():
+            self._data[...] = r._data
+        return inplace.run_inplace(self, nodes[len(others)], others, {"values": r._data}, fast, op)
     method.__name__ = op
     return method
 
 
-for _name, _fn in [("lt", pw.lt), ("le", pw.le), ("gt", pw.gt), ("ge", pw.ge), ("eq", pw.eq), ("ne", pw.ne),
-                   ("less", pw.lt), ("less_equal", pw.le), ("greater", pw.gt), ("greater_equal", pw.ge),
-                   ("not_equal", pw.ne)]:
-    _method(_name + "_", _compare_(_fn, _name + "_"))
+for _name, _fn, _node in [("lt", pw.lt, "Lt"), ("le", pw.le, "Le"), ("gt", pw.gt, "Gt"), ("ge", pw.ge, "Ge"),
+                          ("eq", pw.eq, "Eq"), ("ne", pw.ne, "Ne"), ("less", pw.lt, "Lt"),
+                          ("less_equal", pw.le, "Le"), ("greater", pw.gt, "Gt"), ("greater_equal", pw.ge, "Ge"),
+                          ("not_equal", pw.ne, "Ne")]:
+    _method(_name + "_", _compare_(_fn, _node, _name + "_"))
 
 
 

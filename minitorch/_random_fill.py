@@ -32,16 +32,32 @@ def arrange(values, shape, order):
     return walked.transpose(np.argsort(order))
 
 
-def fill(t, draw, generator, op):
+def fill(t, draw, generator, op, overload=0):
     """Write draw(generator, numel) into t in memory order; returns t."""
     inplace.check_inplace(t, op)
     inplace.check_overlap(t, op)
     g = R.generator(generator, t.device)
     host = arrange(draw(g, t.numel()), t.shape, memory_order(t.shape, t.stride()))
     from ._factories import from_numpy
-    # recorded like any in-place write: the old values' history gets a zero gradient, as in PyTorch
-    t.copy_(from_numpy(host))
-    return t
+    src = from_numpy(host).to(t._device, t.dtype)
+
+    def fast():
+        t._data[...] = src._data
+    # recorded like any in-place write: the old values get a zero gradient, under PyTorch's name
+    # for the op's overload (NormalBackward0; RandomBackward0/1/2 for random_(from, to)/(to)/())
+    return inplace.run_inplace(t, _drawn(op, overload), (src,), {}, fast, op)
+
+
+_DRAWN = {}
+
+
+def _drawn(op, overload):
+    """The record of a random fill: a copy of drawn values, named as PyTorch names the op."""
+    from ._methods import Copy
+    name = "".join(w.capitalize() for w in op.strip("_").split("_")) + f"Backward{overload}"
+    if name not in _DRAWN:
+        _DRAWN[name] = type(name.replace("Backward", "Fill"), (Copy,), {"_node_name": name, "__module__": __name__})
+    return _DRAWN[name]
 
 
 def _num(x):
@@ -103,9 +119,10 @@ def random_(self, *args, generator=None, **kwargs):
     low, high, bounded = _random_args(args, kwargs)
     dt = self.dtype
     if not bounded:
-        return fill(self, lambda g, n: R.integers_default(g, n, dt.np), generator, "random_")
+        return fill(self, lambda g, n: R.integers_default(g, n, dt.np), generator, "random_", 2)
+    only_to = len(args) + len(kwargs) == 1  # random_(to): RandomBackward1
     low, span = _random_range(low, high, dt)
-    return fill(self, lambda g, n: R.integers(g, n, span, low, dt.np), generator, "random_")
+    return fill(self, lambda g, n: R.integers(g, n, span, low, dt.np), generator, "random_", int(only_to))
 
 
 def _random_args(args, kwargs):
@@ -198,10 +215,11 @@ def bernoulli_(self, p=0.5, *, generator=None):
     """Fill with 1 (probability p) or 0; p a number, or a tensor of probabilities broadcast to self."""
     if isinstance(p, Tensor):
         probs = _probabilities(p, self)
-        return fill(self, lambda g, n: R.bernoulli_tensor(g, probs).astype(self.dtype.np), generator, "bernoulli_")
+        return fill(self, lambda g, n: R.bernoulli_tensor(g, probs).astype(self.dtype.np), generator, "bernoulli_",
+                    1)
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_num(p)}")
-    return fill(self, lambda g, n: R.bernoulli_scalar(g, n, p).astype(self.dtype.np), generator, "bernoulli_")
+    return fill(self, lambda g, n: R.bernoulli_scalar(g, n, p).astype(self.dtype.np), generator, "bernoulli_", 2)
 
 
 def _probabilities(p, t):

@@ -25,11 +25,10 @@ class _Storage:
     """What all views of one piece of memory share: the version counter, and how many recorded
     in-place ops rewrote its history (views taken before one of those need a new grad_fn)."""
 
-    __slots__ = ("version", "rebases")
-
-    def __init__(self):
-        self.version = 0
-        self.rebases = 0
+    # Class defaults, not __init__: every op makes a storage, and most are never written to
+    # (an instance gets its own value only when an in-place op bumps it).
+    version = 0
+    rebases = 0
 
 
 class Tensor:
@@ -41,7 +40,7 @@ class Tensor:
         "_base",  # for a view, the tensor that owns the memory
         "_requires_grad",  # read through `requires_grad`; the library's own hot paths read it directly
         "_grad", "grad_fn", "_output_nr", "_retains_grad",
-        "_accum",  # weak reference to this leaf's AccumulateGrad node
+        "_accum",  # this leaf's AccumulateGrad node, once it has been recorded (see autograd/function.py)
         "_accum_hooks",  # hooks on a leaf's gradient, run before accumulation
         "_no_grad_view",  # a view taken under no_grad: may not be modified in place with grad mode on
         "_multi_view",  # an output of split/unbind (or a view of one) in the graph: no in-place ops on it
@@ -265,7 +264,7 @@ class Tensor:
         if self.ndim < 2:
             if self.ndim == 0:
                 warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.")
-                return self.view(())
+                return self  # PyTorch's identity: the same tensor, not a view
             raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.ndim}-D "
                                "tensor.")
         return self.transpose(-2, -1)
@@ -477,6 +476,8 @@ class Tensor:
         else:
             if self._accum_hooks is None:
                 self._accum_hooks = []
+                from .autograd.function import accumulator
+                accumulator(self).hold()
             self._accum_hooks.append(hook)
             hooks, key = self._accum_hooks, hook
         return _RemovableHandle(hooks, key)

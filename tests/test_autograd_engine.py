@@ -254,6 +254,71 @@ def test_graph_is_freed_when_unreferenced():
     assert ref() is None
 
 
+def _without_gc(fn):
+    gc.collect()
+    gc.disable()
+    try:
+        fn()
+    finally:
+        gc.enable()
+
+
+def test_dead_graph_and_leaf_are_freed_without_the_garbage_collector():
+    def run():
+        x = leaf([1.0, 2.0])
+        y = (x * 2).exp().sum()
+        acc = y.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0]
+        assert acc.variable is x and x.grad_fn is None
+        refs = [weakref.ref(o) for o in (y, y.grad_fn, acc, x)]
+        del y
+        assert refs[0]() is None and refs[1]() is None  # the result and its nodes: no cycle
+        assert refs[2]() is acc  # the leaf keeps its AccumulateGrad for the next op
+        del acc, x
+        assert refs[2]() is None and refs[3]() is None
+    _without_gc(run)
+
+
+def test_a_leaf_reuses_one_accumulate_grad_node():
+    x = leaf([1.0, 2.0])
+    first = (x + 1).grad_fn.next_functions[0][0]
+    assert (x * 3).grad_fn.next_functions[0][0] is first
+    assert type(first).__name__ == "AccumulateGrad" and first.name() == "torch::autograd::AccumulateGrad"
+
+
+def test_a_graph_outliving_its_leaf_keeps_a_hooked_leaf():
+    seen = []
+    x = leaf([1.0, 2.0])
+    x.register_hook(lambda g: seen.append(g.tolist()))
+    y = (x * 2).sum()
+    acc = y.grad_fn.next_functions[0][0].next_functions[0][0]
+    del x
+    y.backward()  # as in PyTorch: the hook runs and the leaf gets its gradient
+    assert seen == [[2.0, 2.0]]
+    approx(acc.variable.grad, [2, 2])
+
+
+def test_a_graph_outliving_an_unhooked_leaf_runs():
+    x = leaf([1.0, 2.0])
+    w = leaf([3.0, 4.0])
+    y = (x * w).sum()
+    del x
+    y.backward()  # nobody can read x's gradient any more; w still gets its own
+    approx(w.grad, [1, 2])
+
+
+def test_next_functions_pairs_nodes_with_output_numbers():
+    x = leaf([3.0, 1.0, 2.0])
+    parts = x.unbind()
+    y = parts[2] * parts[1] + 2
+    fns = y.grad_fn.next_functions
+    assert isinstance(fns, tuple) and fns[1] == (None, 0)  # the Python number 2 gets no gradient
+    mul, nr = fns[0]
+    assert nr == 0 and mul.name() == "MulBackward0"
+    assert [(n.name(), k) for n, k in mul.next_functions] == [("UnbindBackward0", 2), ("UnbindBackward0", 1)]
+    y.backward()
+    approx(x.grad, [0, 2, 1])
+
+
 # ---- autograd.grad ------------------------------------------------------------------------
 
 def test_autograd_grad_returns_without_touching_dot_grad():

@@ -1798,3 +1798,201 @@ def test_grad_of_a_non_leaf_then_backward_through_it():
     y.backward(minitorch.ones(2, 2, dtype=minitorch.float64))
     assert g.tolist() == y.detach().cos().tolist()
     assert x.grad.tolist() == [[1.0, 1.0], [0.0, 1.0]]
+
+
+def _grads(L, f, *xs):
+    """f(*xs) backward from ones: the result and each input's gradient."""
+    y = f(*xs)
+    y.backward(L.ones_like(y))
+    return [y] + [x.grad for x in xs]
+
+
+FOUND_6 = {
+    # Python numbers into a tensor of a narrow integer dtype are checked, as t[i] = v and fill_ are
+    "tensor_of_an_out_of_range_int_overflows": lambda L: L.tensor([1, 300], dtype=L.int8),
+    "tensor_of_an_out_of_range_float_overflows": lambda L: L.tensor([127.5], dtype=L.int8),
+    "tensor_of_a_negative_float_into_uint8_overflows": lambda L: L.tensor(-1.0, dtype=L.uint8),
+    "tensor_of_a_numpy_scalar_overflows": lambda L: L.tensor([np.int64(300)], dtype=L.int8),
+    "new_tensor_of_an_out_of_range_int_overflows": lambda L: L.zeros(2, dtype=L.int8).new_tensor([128]),
+    "tensor_wraps_a_negative_int_into_uint8": lambda L: L.tensor([-1, -255, 255], dtype=L.uint8),
+    "tensor_of_an_array_casts_without_a_check": lambda L: L.tensor(np.array([300, -1]), dtype=L.int8),
+    "tensor_of_a_nan_into_an_integer_overflows": lambda L: L.tensor([math.nan], dtype=L.int32),
+    "tensor_keeps_int32_extremes": lambda L: L.tensor([-2 ** 31, 2 ** 31 - 1], dtype=L.int32),
+    # the mean's gradient of std_mean / var_mean does not see the spread's nan when dof <= 0
+    "std_mean_of_one_element_mean_grad": lambda L: _grads(L, lambda x: L.std_mean(x, -1)[1], L.tensor(
+        [1.5], dtype=L.float64, requires_grad=True)),
+    "var_mean_of_one_element_mean_grad": lambda L: _grads(L, lambda x: L.var_mean(x, 1)[1], L.tensor(
+        [[1.5], [2.0]], requires_grad=True)),
+    "std_mean_of_one_element_both_grads_nan": lambda L: _grads(L, lambda x: sum(L.std_mean(x, 1)), L.tensor(
+        [[1.5], [2.0]], requires_grad=True)),
+    # hardswish's gradient at -3 is 0 and at 3 is 1 (PyTorch's ends of the middle piece)
+    "hardswish_grad_at_the_ends": lambda L: _grads(L, L.nn.functional.hardswish, L.tensor(
+        [-3.0, 3.0, -3.5, 0.0, 2.5, -2.5], requires_grad=True)),
+    # relu keeps -0. in float16 too (NumPy's float16 maximum does not)
+    "relu_keeps_negative_zero_in_half": lambda L: (lambda x: [x.relu(), L.relu(x), x.clone().relu_()])(
+        L.tensor([-0.0, 0.0, -1.0, 2.0, math.nan, -math.inf] * 3, dtype=L.float16)),
+    # binary_cross_entropy_with_logits computes into the target's dtype
+    # (PyTorch's log-sigmoid runs in the input's dtype: compared to 5 digits)
+    "bce_with_logits_has_the_targets_dtype": lambda L: (lambda x: [
+        (lambda y, g: (y.dtype, round(y.item(), 5), g.dtype, [round(v, 5) for v in g.tolist()]))(*_grads(
+            L, lambda v: L.nn.functional.binary_cross_entropy_with_logits(v, L.tensor([0.0, 1.0], dtype=L.float64)),
+            x)), L.nn.functional.binary_cross_entropy_with_logits(x.double(), L.tensor([0.0, 1.0])).dtype])(
+        L.tensor([1.0, -3.0], requires_grad=True)),
+    # lerp of 0-d tensors promotes to a 0-d weight's dtype; with a dimensioned input it keeps the input's
+    "lerp_of_0d_tensors_promotes": lambda L: (lambda a: [L.lerp(a, a * 2, L.tensor(0.25)),
+                                                         L.lerp(a[None], a[None], L.tensor(0.25))])(
+        L.tensor(1.0, dtype=L.float16)),
+    "mT_of_0d_is_the_tensor_itself": lambda L: (lambda a: a.mT is a)(L.tensor(2.0)),
+    # threshold leaves NaN alone (NaN <= threshold is false); logit clamps below eps first, as PyTorch
+    "threshold_keeps_nan": lambda L: L.nn.functional.threshold(L.tensor([math.nan, 1.0, 4.0]), 3.25, 3.25),
+    "logit_with_eps_over_a_half": lambda L: L.logit(L.tensor([-3.0, 1.0, 2.5, 0.0, 0.665]), eps=1.0),
+    "logit_with_eps_keeps_nan": lambda L: L.logit(L.tensor([0.0, 0.3, 1.0, math.nan]), eps=0.1),
+    # half precision layer / group norm normalise in float32: no overflow of the variance
+    "layer_norm_of_large_half_values": lambda L: L.nn.functional.layer_norm(
+        L.tensor([[-10000.0], [-1.0], [1.0]], dtype=L.float16), (3, 1), eps=1.0),
+    "group_norm_of_inf_is_nan_silently": lambda L: L.nn.functional.group_norm(
+        L.tensor([[[1.0, 2.0], [3.0, math.inf]]]), 1),
+}
+
+
+@cases(FOUND_6)
+def test_found_by_random_programs_6(fn):
+    same(fn)
+
+
+def _history(y):
+    """What a learner sees of y's record: its name and the names of the nodes it points to."""
+    g = y.grad_fn
+    return (g.name(), [n.name() for n, _ in g.next_functions if n]) if g is not None else None
+
+
+def _inplace_record(L, f, view=False):
+    """f applied in place to a non-leaf (or to a row of one): the history of the tensor written
+    and of its base, its version, and the gradient that reaches the leaf."""
+    a = L.tensor([[0.5, 1.5, -0.3], [1.0, 2.0, 3.0]], requires_grad=True)
+    x = a * 1
+    t = x[0] if view else x
+    f(L, t)
+    (x * L.tensor([1.0, -2.0, 0.5])).sum().backward()
+    return _history(t), _history(x), Version(x), a.grad
+
+
+# in-place forms computed from other ops are recorded as the op itself (Log1PBackward0, ...), random
+# fills and comparisons under PyTorch's names, and logical_*_ not at all, as in PyTorch
+INPLACE_RECORDS = {
+    "log1p_": lambda L, t: t.log1p_(), "expm1_": lambda L, t: t.expm1_(), "rsqrt_": lambda L, t: t.abs_().rsqrt_(),
+    "reciprocal_": lambda L, t: t.reciprocal_(), "square_": lambda L, t: t.square_(),
+    "hypot_": lambda L, t: t.hypot_(L.tensor([1.0, 0.5, 2.0])), "xlogy_": lambda L, t: t.xlogy_(2.0),
+    "copysign_": lambda L, t: t.copysign_(-1.0), "div_ floor": lambda L, t: t.div_(2.0, rounding_mode="floor"),
+    "div_ trunc": lambda L, t: t.div_(L.tensor([2.0, 1.0, 3.0]), rounding_mode="trunc"),
+    "remainder_ number": lambda L, t: t.remainder_(0.7), "%= number": lambda L, t: t.__imod__(2),
+    "fmod_ number": lambda L, t: t.fmod_(0.7), "remainder_ tensor": lambda L, t: t.remainder_(L.tensor([0.7])),
+    "normal_": lambda L, t: t.normal_(), "uniform_": lambda L, t: t.uniform_(), "bernoulli_": lambda L, t: t.bernoulli_(),
+    "bernoulli_(p tensor)": lambda L, t: t.bernoulli_(L.tensor([0.5, 0.5, 0.5])),
+    "random_()": lambda L, t: t.random_(), "random_(to)": lambda L, t: t.random_(5),
+    "random_(from, to)": lambda L, t: t.random_(1, 5), "exponential_": lambda L, t: t.exponential_(),
+    "geometric_": lambda L, t: t.geometric_(0.5), "cauchy_": lambda L, t: t.cauchy_(),
+    "log_normal_": lambda L, t: t.log_normal_(), "lt_ number": lambda L, t: t.lt_(1.0),
+    "ge_ tensor": lambda L, t: t.ge_(L.tensor([1.0, 0.0, 2.0])), "ne_ tensor": lambda L, t: t.ne_(L.tensor(0.5)),
+    "less_equal_": lambda L, t: t.less_equal_(1.0), "logical_not_": lambda L, t: t.logical_not_(),
+    "logical_and_": lambda L, t: t.logical_and_(L.tensor([1.0, 0.0, 2.0])),
+    "logical_xor_": lambda L, t: t.logical_xor_(L.tensor([1.0, 0.0, 2.0])),
+}
+
+
+@pytest.mark.parametrize("view", [False, True], ids=["tensor", "view"])
+@pytest.mark.parametrize("f", list(INPLACE_RECORDS.values()), ids=list(INPLACE_RECORDS))
+def test_inplace_forms_are_recorded_as_pytorch_records_them(f, view):
+    def case(L):
+        L.manual_seed(0)
+        return _inplace_record(L, f, view)
+    same(case)
+
+
+def test_inplace_forms_save_what_pytorch_saves():
+    """rsqrt_ saves its result, written in the tensor: a later in-place change is caught at backward."""
+    def case(L):
+        x = L.tensor([0.5, 1.5], requires_grad=True) * 1
+        x.rsqrt_().mul_(2)
+        error = _backward_error(x)
+        return error.split(":")[0], "is at version 2; expected version 1" in error
+    same(case)
+
+
+def test_logical_inplace_on_a_leaf_that_requires_grad_runs():
+    same(lambda L: (lambda a: (a.logical_not_(), a.grad_fn, Version(a)))(L.tensor([0.5, 0.0], requires_grad=True)))
+
+
+# a dim reduction of a 0-d (or empty) tensor is recorded as the reduction, not as a clone
+ZERO_D_REDUCTIONS = {
+    "max(0)": lambda L, a: a.max(0)[0], "min(-1)": lambda L, a: a.min(-1)[0],
+    "max(0, keepdim)": lambda L, a: a.max(0, keepdim=True)[0], "torch.max(dim=0)": lambda L, a: L.max(a, dim=0)[0],
+    "cumprod(0)": lambda L, a: a.cumprod(0), "logcumsumexp(0)": lambda L, a: a.logcumsumexp(0),
+    "cummax of empty": lambda L, a: a.reshape(1)[:0].cummax(0)[0],
+    "cummin of empty 2-d": lambda L, a: a.expand(2, 3)[:, :0].cummin(-1)[0],
+    "logcumsumexp of empty": lambda L, a: a.reshape(1)[:0].logcumsumexp(0),
+}
+
+
+@pytest.mark.parametrize("f", list(ZERO_D_REDUCTIONS.values()), ids=list(ZERO_D_REDUCTIONS))
+def test_dim_reductions_of_0d_tensors_are_recorded_as_the_reduction(f):
+    def case(L):
+        a = L.tensor(1.5, requires_grad=True)
+        y = f(L, a)
+        (y * 3).sum().backward()
+        return y, y.grad_fn.name(), Layout(y), a.grad
+    same(case)
+
+
+def _partial_write(L, f):
+    """f(x) raises an IndexError part way: what x holds then, and its version."""
+    x = L.zeros(3, 4)
+    with pytest.raises(IndexError):
+        f(L, x)
+    return x, Version(x)
+
+
+# found by the long run of random programs
+FOUND_7 = {
+    # nonzero's result is laid out column by column (strides (1, n)), as PyTorch's
+    "nonzero_layout": lambda L: [Layout(L.tensor([[0.0, 1.0, 2.0], [3.0, 0.0, 5.0]]).nonzero()),
+                                 Layout(L.tensor([0, 4, 5]).nonzero()), Layout(L.argwhere(L.ones(2, 1, 3)))],
+    # half products round after each step; running products of floats are kept wider
+    "prod_of_half_overflows_in_half": lambda L: (lambda x: [x.prod(), x.prod(0), x[None].prod(1, keepdim=True),
+                                                           x.float().prod(0, dtype=L.float16)])(
+        L.tensor([60000.0, 2.0, 0.5], dtype=L.float16)),
+    "prod_of_float32_overflows_in_float32": lambda L: L.tensor([1e20, 1e20, 1e-20]).prod(),
+    "cumprod_keeps_a_wider_running_product": lambda L: [L.tensor([1e20, 1e20, 1e-20]).cumprod(0),
+                                                        L.tensor([60000.0, 2.0, 0.5], dtype=L.float16).cumprod(0)],
+    # unflatten only splits a dim: always a view (ViewBackward0), whatever the layout
+    "unflatten_is_a_view": lambda L: (lambda b: [(y.grad_fn.name(), Layout(y)) for y in (
+        b.unflatten(1, (2, 3)), b.t().unflatten(0, (2, 3)), b[:, ::2].unflatten(1, (3, 1)),
+        L.nn.Unflatten(1, (3, 2))(b))])(L.ones(2, 6, requires_grad=True)),
+    # kron is PyTorch's product of views: its layout, its error on some transposed inputs, its record
+    "kron_layouts": lambda L: [Layout(r) for r in (
+        L.kron(L.ones(2, 3).T, L.ones(2, 2).T), L.kron(L.ones(2, 3).T, L.ones(2, 2).T).unsqueeze(0),
+        L.kron(L.ones(2, 3), L.ones(2, 1, 1)).T, L.kron(L.ones(1).expand(3), L.ones(2)))],
+    "kron_of_a_transposed_input_cannot_be_viewed": lambda L: L.kron(L.ones(2, 3).T, L.ones(2, 2)),
+    "kron_record_and_gradients": lambda L: (lambda a, b: (lambda k: (
+        k.grad_fn.name(), [n.name() for n, _ in k.grad_fn.next_functions], k.dtype,
+        (k * L.arange(12.0).reshape(2, 6)).sum().backward(), a.grad, b.grad))(L.kron(a, b.double())))(
+        L.tensor([[1.0, 2.0], [3.0, -1.0]], requires_grad=True), L.tensor([1.0, -2.0, 0.5], requires_grad=True)),
+    # index_put_ writes the positions before the first index out of range, then raises
+    "setitem_writes_before_a_bad_index": lambda L: _partial_write(
+        L, lambda L, x: x.__setitem__(_index(L, [2, -1, 5, 0]), L.tensor(7.0))),
+    "setitem_2d_index_writes_before_a_bad_index": lambda L: _partial_write(
+        L, lambda L, x: x.__setitem__((_index(L, [[0, 1], [9, 2]]), _index(L, [1, 2])), L.tensor([[1.0, 2.0], [3.0, 4.0]]))),
+    "index_put_writes_before_a_bad_index": lambda L: _partial_write(
+        L, lambda L, x: x.index_put_((_index(L, [1, 0]), _index(L, [1, -5])), L.tensor([1.0, 2.0]))),
+    "index_put_accumulate_writes_before_a_bad_index": lambda L: _partial_write(
+        L, lambda L, x: x.index_put_((_index(L, [1, 1, 3]),), L.tensor([1.0, 2.0, 3.0, 4.0]), accumulate=True)),
+}
+
+
+def _index(L, values):
+    return L.tensor(values)
+
+
+@cases(FOUND_7)
+def test_found_by_random_programs_7(fn):
+    same(fn)

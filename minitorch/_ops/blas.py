@@ -7,7 +7,7 @@ product's shape; beta = 0 ignores it entirely (even its NaNs), as in PyTorch.
 from __future__ import annotations
 
 from . import common
-from ._prim import Primitive
+from ._prim import Primitive, mT
 from .inplace_prim import write_inplace
 
 
@@ -45,13 +45,13 @@ class Addmm(Primitive):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        ga = _scaled(ctx, grad @ b.mT) if ctx.needs_input_grad[1] else None
-        gb = _scaled(ctx, a.mT @ grad) if ctx.needs_input_grad[2] else None
+        ga = _scaled(ctx, grad @ mT(b)) if ctx.needs_input_grad[1] else None
+        gb = _scaled(ctx, mT(a) @ grad) if ctx.needs_input_grad[2] else None
         return _input_grad(ctx, grad), ga, gb
 
 
 class Baddbmm(Addmm):
-    _node_name = "BaddbmmBackward0"  # the same formulas, batched: .mT transposes the last two dims
+    _node_name = "BaddbmmBackward0"  # the same formulas, batched: mT transposes the last two dims
 
 
 class Addmv(Primitive):

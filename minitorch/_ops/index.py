@@ -599,9 +599,36 @@ def _write(a, arr, adv, value, masked):
     try:
         arr[adv] = v
     except IndexError as e:
+        write_until_out_of_range(a._device.xp, arr, adv, v)
         raise _numpy_index_error(e, a) from None
     except ValueError as e:
         raise _shape_mismatch(arr, adv, value) from e
+
+
+def write_until_out_of_range(xp, arr, key, v, accumulate=False):
+    """PyTorch's index_put_ kernel checks each index as it writes them, in order: the positions
+    before the first index out of range are written when it raises. So they are here, for a key of
+    index arrays (NumPy checks them all first, and writes nothing)."""
+    if not isinstance(key, tuple) or not key or not all(getattr(k, "dtype", None) is not None and k.dtype.kind in "iu"
+                                             for k in key):
+        return
+    try:
+        idx = xp.broadcast_arrays(*key)
+        vals = xp.broadcast_to(v, idx[0].shape + arr.shape[len(key):])
+    except ValueError:
+        return  # a shape error comes first
+    idx = [i.reshape(-1) for i in idx]
+    ok = xp.ones(idx[0].shape, bool)
+    for i, n in zip(idx, arr.shape):
+        ok &= (i >= -n) & (i < n)
+    first = int(xp.argmin(ok)) if idx[0].size else 0
+    if first == 0:
+        return
+    at = tuple(i[:first] for i in idx)
+    if accumulate:
+        xp.add.at(arr, at, vals.reshape((-1,) + arr.shape[len(key):])[:first])
+    else:
+        arr[at] = vals.reshape((-1,) + arr.shape[len(key):])[:first]
 
 
 def _shape_mismatch(arr, adv, value):
@@ -764,8 +791,7 @@ def nonzero(a, as_tuple=False):
         if as_tuple:
             return (Tensor._make(xp.zeros(n, xp.int64), a._device),)
         return Tensor._make(xp.zeros((n, 0), xp.int64), a._device)
-    idx = xp.nonzero(a._data)
-    if as_tuple:  # views of one (n, ndim) tensor, laid out column by column, as PyTorch's are
-        cols = Tensor._make(xp.stack(idx).astype(xp.int64).T, a._device)
-        return cols.unbind(1)
-    return Tensor._make(xp.stack(idx, axis=1).astype(xp.int64) if idx else xp.zeros((1, 0), xp.int64), a._device)
+    # one (n, ndim) tensor laid out column by column (strides (1, n)), as PyTorch's is; as_tuple
+    # gives views of its columns
+    cols = Tensor._make(xp.stack(xp.nonzero(a._data)).astype(xp.int64).T, a._device)
+    return cols.unbind(1) if as_tuple else cols

@@ -100,7 +100,7 @@ def run_inplace(self, cls, others, kw, fast, op, *, overlap_ok=False):
         return self
     # Backward formulas that read the input need its value from *before* the write: give the
     # recorded op a copy (PyTorch's "original self"); ops that don't read it skip the copy.
-    src = self.clone() if cls.reads_input_in_backward else self
+    src = original(self) if cls.reads_input_in_backward else self
     result = cls.apply(src, *others, **kw)
     if result.shape != self.shape:
         check_result(self, result.dtype, result.shape, op)
@@ -111,6 +111,53 @@ def run_inplace(self, cls, others, kw, fast, op, *, overlap_ok=False):
         # The output the backward needs now lives in self (exp_, sigmoid_, ...): save that, so that
         # a later in-place change of self is caught, as in PyTorch, instead of keeping a hidden copy.
         result.grad_fn._saved_output = SavedOutput(self)
+    return self
+
+
+def original(t):
+    """t's values as they are before an in-place write, with t's history: what the op's record
+    reads in backward (PyTorch's "original self"). The record's edge is then t's producer, as in
+    PyTorch, rather than a CloneBackward0."""
+    alias = common.tensor_cls()._make(t._data.copy(), t._device)
+    alias._requires_grad, alias.grad_fn, alias._output_nr = t._requires_grad, t.grad_fn, t._output_nr
+    return alias
+
+
+def write_result(self, out, op):
+    """`self.op_()` for an op composed of others: `out` is its out-of-place result, computed from a
+    copy of self. Write it in, and make the op's own record (Log1PBackward0, HypotBackward0, ...)
+    self's history, as run_inplace does for a primitive, rather than a copy's."""
+    refresh_view(self)
+    check_inplace(self, op)
+    if not self._data.flags.c_contiguous:
+        check_overlap(self, op)
+    check_result(self, out.dtype, out.shape, op)
+    node = out.grad_fn if STATE.enabled else None
+    if self._no_grad_view and node is not None:
+        _no_grad_view_error(self, op)
+    self._data[...] = out._data
+    self._storage.version += 1
+    if node is not None:
+        _rebase(self, node)
+        if getattr(node._fn, "saves_output", False) and "_saved_output" in node.__dict__:
+            node._saved_output = SavedOutput(self)  # as run_inplace: a later write into self is caught
+    return self
+
+
+def write_unrecorded(self, out, op):
+    """The in-place logical ops: PyTorch records nothing for them (not even on a leaf that requires
+    grad), so the values change, the version moves, and the history stays as it was."""
+    if not self._data.flags.c_contiguous:
+        check_overlap(self, op)
+    check_result(self, self.dtype, out.shape, op)
+    self._data[...] = out._data
+    self._storage.version += 1
+    if STATE.enabled and self._requires_grad:
+        # PyTorch still renews the history of the views of this memory (AsStridedBackward0), as
+        # after any write: counting a rebase makes each view do so when next used
+        self._storage.rebases += 1
+        if self._base is not None:
+            as_view_of_new_base(self, self._base)
     return self
 
 

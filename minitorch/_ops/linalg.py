@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import parts as _parts
 from . import common
-from ._prim import Primitive, unsqueeze
+from ._prim import Primitive, mT, unsqueeze
 
 
 class Matmul(Primitive):
@@ -33,11 +33,11 @@ class Matmul(Primitive):
                     gb.squeeze(-1) if b.ndim == 1 and gb is not None else gb)
         ga = gb = None
         if ctx.needs_input_grad[0]:
-            ga = g @ b2.mT  # (.mT swaps the last two dims)
+            ga = g @ mT(b2)  # (mT swaps the last two dims)
             if a.ndim == 1:
                 ga = ga.squeeze(-2)
         if ctx.needs_input_grad[1]:
-            gb = a2.mT @ g
+            gb = mT(a2) @ g
             if b.ndim == 1:
                 gb = gb.squeeze(-1)
         return ga, gb

@@ -307,8 +307,6 @@ def _cum_pair(cls, op):
 
     def f(a, dim):
         d = common.wrap_dim(dim, a.ndim, op)
-        if a.numel() == 0:
-            return values_indices(a.clone(), a.new_zeros(a.shape, dtype=_dtype.int64))
         return values_indices(*cls.apply(a, dim=d))
     f.__name__ = op
     return f
@@ -326,6 +324,8 @@ class LogCumSumExp(Primitive):
         ctx.save_for_backward(a)
         ctx.dim = dim
         xp = a._device.xp
+        if a.ndim == 0:  # one element: its own log-sum-exp
+            return a._data.copy()
         out = xp.moveaxis(a._data.copy(), dim, 0)  # a running logaddexp (CuPy has no ufunc.accumulate)
         with _quiet(a):
             for i in range(1, out.shape[0]):
@@ -337,6 +337,8 @@ class LogCumSumExp(Primitive):
         # d out_i / d x_j = exp(x_j - out_i) for j <= i: an n x n table along the dim (no overflow:
         # out_i >= x_j there)
         (a,) = ctx.saved_tensors
+        if a.ndim == 0:
+            return (grad,)
         x, out, g = a.movedim(ctx.dim, -1), ctx.saved_output.movedim(ctx.dim, -1), grad.movedim(ctx.dim, -1)
         n = x.shape[-1]
         lower = type(a)._make(a._device.xp.tri(n, dtype=bool), a._device)  # [i, j]: j <= i
@@ -347,8 +349,6 @@ class LogCumSumExp(Primitive):
 def logcumsumexp(a, dim):
     d = common.wrap_dim(dim, a.ndim, "logcumsumexp")
     _floats_only("logcumsumexp_out", a.dtype)
-    if a.ndim == 0 or a.numel() == 0:
-        return a.clone()
     return LogCumSumExp.apply(a, dim=d)
 
 
@@ -426,30 +426,17 @@ def inner(a, b, *, out=None):
     return tensordot(a, b, ([-1], [-1]), out=out)
 
 
-class Kron(Primitive):
-    _node_name = "UnsafeViewBackward0"  # PyTorch's kron is a product of views, reshaped at the end
-
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a._device.xp.kron(a._data, b._data)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        n = max(a.ndim, b.ndim)
-        sa, sb = (1,) * (n - a.ndim) + tuple(a.shape), (1,) * (n - b.ndim) + tuple(b.shape)
-        g = grad.reshape([x for pair in zip(sa, sb) for x in pair])  # (a0, b0, a1, b1, ...)
-        a_dims, b_dims = tuple(range(0, 2 * n, 2)), tuple(range(1, 2 * n, 2))
-        ga = (g * b.reshape([x for s in sb for x in (1, s)])).sum(b_dims).reshape(a.shape)
-        gb = (g * a.reshape([x for s in sa for x in (s, 1)])).sum(a_dims).reshape(b.shape)
-        return ga, gb
-
-
 def kron(a, b):
-    dt = common.result_dtype(a, b)
+    """PyTorch's composition: a viewed as (a0, 1, a1, 1, ...) times b viewed as (1, b0, 1, b1, ...),
+    the product viewed as (a0 * b0, a1 * b1, ...). So the result's layout (and the error when the
+    product's layout can't be viewed so, as for some transposed inputs) is that of the product."""
+    from .views import unsafe_view
+    common.result_dtype(a, b)  # (its checks)
     common.same_device("kron", a, b)
-    return Kron.apply(a.to(dt), b.to(dt))
+    n = max(a.ndim, b.ndim)
+    sa, sb = (1,) * (n - a.ndim) + tuple(a.shape), (1,) * (n - b.ndim) + tuple(b.shape)
+    product = unsafe_view(a, [x for s in sa for x in (s, 1)]) * unsafe_view(b, [x for s in sb for x in (1, s)])
+    return unsafe_view(product, [x * y for x, y in zip(sa, sb)])
 
 
 class Cross(Primitive):

@@ -1063,7 +1063,10 @@ class Relu(Primitive):
 
     @staticmethod
     def forward(ctx, a):
-        return a._device.xp.maximum(0, a._data)  # NumPy keeps the second operand on a tie: -0. stays -0.
+        x = a._data
+        if x.dtype.itemsize == 2 and x.dtype.kind == "f":  # NumPy's float16 maximum turns -0. into 0.
+            return a._device.xp.where(x < 0, x.dtype.type(0), x)
+        return a._device.xp.maximum(0, x)  # NumPy keeps the second operand on a tie: -0. stays -0.
 
     @staticmethod
     def backward(ctx, grad):
@@ -1072,7 +1075,7 @@ class Relu(Primitive):
             return _parts.local_backward("relu", (y,), grad, ctx.needs_input_grad)
         # A where, not a multiply by a 0/1 mask: an inf or NaN upstream gradient at an inactive
         # unit gives 0, as PyTorch's threshold_backward (a NaN unit passes its gradient).
-        return (_prim.where(y <= 0, 0.0, grad),)
+        return (_prim.zero_where(y <= 0, grad),)
 
 
 class Clamp(Primitive):

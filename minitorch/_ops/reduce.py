@@ -105,6 +105,8 @@ class Prod(Primitive):
     def forward(ctx, a, *, dims, keepdim, dtype):
         ctx.save_for_backward(a)
         ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
+        if dtype is _dtype.float16:
+            return _half_prod(a, dims, keepdim)
         return _reduce(a, "multiply", dims, keepdim, dtype.np)
 
     @staticmethod
@@ -115,6 +117,20 @@ class Prod(Primitive):
         # d prod / d a_i = product of the others; computed without dividing, so zeros are fine
         others = _prod_of_others(a, ctx.dims)
         return (g * others,)
+
+
+def _half_prod(a, dims, keepdim):
+    """PyTorch multiplies half values in half, rounding after each step (so 60000 * 2 * 0.5 is inf);
+    NumPy's half reduction keeps a float32 product. A running product along the reduced dims does it."""
+    xp = a._device.xp
+    lead = [n for d, n in enumerate(a.shape) if d not in dims]
+    moved = xp.moveaxis(a._data.astype(xp.float16, copy=False), dims, tuple(range(-len(dims), 0)))
+    flat = moved.reshape(*lead, -1)
+    with _np_quiet(a):
+        out = flat.cumprod(axis=-1)[..., -1] if flat.shape[-1] else xp.ones(lead, xp.float16)
+    if keepdim:
+        out = out.reshape([1 if d in dims else n for d, n in enumerate(a.shape)])
+    return out.copy()  # (row-major, and not a view of the running product)
 
 
 class ProdAll(Prod):
@@ -173,11 +189,21 @@ class Cumprod(Primitive):
     def forward(ctx, a, *, dim):
         ctx.save_for_backward(a)
         ctx.dim = dim
-        return common.row_major(a._data.cumprod(axis=dim, dtype=a._data.dtype), a._device.xp)
+        if a.ndim == 0:  # the product of one element is that element
+            return a._data.copy()
+        x = a._data
+        # PyTorch's running product of floats is kept wider (half in float, float in double), each
+        # prefix rounded to the dtype: [1e20, 1e20, 1e-20] gives [1e20, inf, 1e20] in float32
+        acc = {"e": "float32", "f": "float64"}.get(x.dtype.char, x.dtype)
+        with _np_quiet(a):
+            out = x.cumprod(axis=dim, dtype=acc).astype(x.dtype, copy=False)
+        return common.row_major(out, a._device.xp)
 
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
+        if a.ndim == 0:
+            return (grad,)
         out = ctx.saved_output
         if bool((a == 0).any()):  # dividing by the input would give nan; prod's double backward gets here
             return (_cumprod_grad_with_zeros(a, grad, ctx.dim),)
@@ -239,9 +265,12 @@ class MaxDim(MultiOutputPrimitive):
     @classmethod
     def forward(cls, ctx, a, *, dim, keepdim):
         xp = a._device.xp
+        ctx.shape, ctx.dim, ctx.keepdim = a.shape, dim, keepdim
+        if a.ndim == 0:  # a 0-d tensor is its own max along dim 0 (or -1), at index 0
+            ctx.idx = None
+            return a._data.copy(), xp.zeros((), xp.int64)
         idx = getattr(a._data, cls.fn)(axis=dim, keepdims=True)
         vals = xp.take_along_axis(a._data, idx, axis=dim)
-        ctx.shape, ctx.dim, ctx.keepdim = a.shape, dim, keepdim
         ctx.idx = idx
         if not keepdim:
             vals, idx = vals.squeeze(dim), idx.squeeze(dim)
@@ -251,6 +280,8 @@ class MaxDim(MultiOutputPrimitive):
     def backward(ctx, grad, _grad_idx):
         from .index import check_alive, scatter_along
         check_alive(ctx)  # the indices are saved for backward, as in PyTorch
+        if ctx.idx is None:
+            return (grad,)
         if not ctx.keepdim:
             grad = grad.unsqueeze(ctx.dim)
         return (scatter_along(grad, ctx.idx, ctx.dim, ctx.shape),)
@@ -270,6 +301,8 @@ class LogSoftmax(Primitive):
     def forward(ctx, a, *, dim):
         ctx.dim = dim
         x = a._data
+        if not x.size:  # (NumPy has no max of nothing)
+            return x.copy()
         shifted = x - x.max(axis=dim, keepdims=True)  # stable: exp never overflows
         out = shifted - a._device.xp.log(a._device.xp.exp(shifted).sum(axis=dim, keepdims=True))
         return common.row_major(out, a._device.xp)
@@ -289,6 +322,8 @@ class Softmax(Primitive):
     def forward(ctx, a, *, dim):
         ctx.dim = dim
         x = a._data
+        if not x.size:  # (NumPy has no max of nothing)
+            return x.copy()
         e = a._device.xp.exp(x - x.max(axis=dim, keepdims=True))
         return common.row_major(e / e.sum(axis=dim, keepdims=True), a._device.xp)
 
@@ -579,7 +614,7 @@ def cumprod(a, dim=None, *, dtype=None, axis=None):
     dim = axis if dim is None else dim
     d = common.wrap_dim(dim, a.ndim, "cumprod")
     a = a.to(_reduce_dtype(a, dtype))
-    return Cumprod.apply(a, dim=d) if a.ndim else a.clone()
+    return Cumprod.apply(a, dim=d)
 
 
 def _check_nonempty(a, dims, op):
@@ -602,9 +637,8 @@ def _max_min(cls_all, cls_dim, op, a, dim=None, keepdim=False):
         _check_nonempty(a, (), op)
         return cls_all.apply(a, dims=tuple(range(a.ndim)), keepdim=False)
     d = common.wrap_dim(dim, a.ndim, op)
-    if a.ndim == 0:
-        return getattr(return_types, op)(a.clone(), a.new_zeros((), dtype=_dtype.int64))
-    _check_nonempty(a, (d,), op)
+    if a.ndim:
+        _check_nonempty(a, (d,), op)
     return getattr(return_types, op)(*cls_dim.apply(a, dim=d, keepdim=keepdim))
 
 
@@ -745,14 +779,14 @@ def softmax(a, dim=None, dtype=None, *, axis=None):
     dim = axis if dim is None else dim
     a = _softmax_input(a, "softmax", dtype, "softmax_lastdim_kernel_impl")
     d = common.wrap_dim(dim, a.ndim, "softmax")
-    return Softmax.apply(a, dim=d) if a.numel() or a.ndim and a.shape[d] else a.clone()  # (NumPy: no max of nothing)
+    return Softmax.apply(a, dim=d)
 
 
 def log_softmax(a, dim=None, dtype=None, *, axis=None):
     dim = axis if dim is None else dim
     a = _softmax_input(a, "log_softmax", dtype, "log_softmax_lastdim_kernel_impl")
     d = common.wrap_dim(dim, a.ndim, "log_softmax")
-    return LogSoftmax.apply(a, dim=d) if a.numel() or a.ndim and a.shape[d] else a.clone()  # (NumPy: no max of nothing)
+    return LogSoftmax.apply(a, dim=d)
 
 
 import builtins as _b  # noqa: E402

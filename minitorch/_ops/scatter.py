@@ -11,6 +11,7 @@ from __future__ import annotations
 import warnings
 
 from .. import _dtype
+from ..autograd.grad_mode import STATE
 from . import common
 from ._prim import Primitive
 from .inplace_prim import write_inplace
@@ -749,8 +750,14 @@ def index_copy_(self, dim, index, source):
 
 
 def index_put_(self, indices, values, accumulate=False):
-    from .index import IndexPut
-    index_put(self.detach(), indices, values.detach(), accumulate)  # argument checks
+    from .index import IndexPut, write_until_out_of_range
+    try:
+        index_put(self.detach(), indices, values.detach(), accumulate)  # argument checks
+    except IndexError:
+        if not (STATE.enabled and (self.requires_grad or values.requires_grad)):
+            write_until_out_of_range(self._device.xp, self._data, _put_key(self, indices, "index_put_"),
+                                     common.to_device_of(values, self._device)._data, accumulate)
+        raise
     key = _put_key(self, indices, "index_put_")
     cls = IndexPutAccumulate if accumulate else IndexPut
     return _run_(self, cls, (common.to_device_of(values, self._device),), dict(key=key), "index_put_")

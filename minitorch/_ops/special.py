@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from .. import _dtype
+from ..autograd.grad_mode import STATE
 from . import _specfun, common, inplace
 from ._prim import Primitive
 from .inplace_prim import write_inplace
@@ -349,8 +350,8 @@ class Logit(Primitive):
         ctx.save_for_backward(a)
         ctx.eps = eps
         xp, x = a._device.xp, a._data
-        if eps is not None:
-            x = xp.clip(x, eps, 1 - eps)
+        if eps is not None:  # PyTorch's order: below eps is eps, else above 1 - eps is 1 - eps (eps > 0.5 too)
+            x = xp.where(x < eps, x.dtype.type(eps), xp.where(x > 1 - eps, x.dtype.type(1 - eps), x))
         with _quiet(a):
             return xp.log(x / (1 - x)).astype(a._data.dtype, copy=False)
 
@@ -519,6 +520,9 @@ def lerp(start, end, weight):
     if isinstance(weight, T):
         if weight.dtype is not start.dtype and weight.ndim:
             raise RuntimeError(f"expected dtype {start.dtype.name} for `weight` but got dtype {weight.dtype.name}")
+        if weight.dtype.is_floating_point and not (start.ndim or end.ndim):  # all 0-d: promoted, as PyTorch
+            dt = _dtype.promote_types(start.dtype, weight.dtype)
+            start, end = start.to(dt), end.to(dt)
         weight = common.to_device_of(weight, dev).to(start.dtype)
         cls = Lerp
     else:
@@ -552,13 +556,15 @@ def _inplace_prim(cls, op, floating=True, **fixed):
 
 
 def inplace_from(fn, op):
-    """`t.op_()` for an op composed of others: compute out of place, then copy the result in.
-    The op runs on a clone, so that whatever it saved for backward is not the tensor the copy
-    then overwrites."""
+    """`t.op_()` for an op composed of others: compute out of place, then write the result in,
+    recorded as the op itself. The op runs on a clone when anything is recorded, so that what it
+    saved for backward is not the tensor the write then overwrites."""
+    T = common.tensor_cls()
+
     def method(self, *args, **kw):
-        out = fn(self.clone() if self.requires_grad else self, *args, **kw)
-        inplace.check_result(self, out.dtype, out.shape, op)
-        return self.copy_(out)
+        recorded = STATE.enabled and any(isinstance(a, T) and a.requires_grad for a in (self, *args, *kw.values()))
+        out = fn(inplace.original(self) if recorded else self, *args, **kw)
+        return inplace.write_result(self, out, op)
     method.__name__ = op
     return method
 

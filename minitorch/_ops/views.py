@@ -200,6 +200,17 @@ class UnsafeView(Primitive):
     backward = View.backward
 
 
+class _StridedUnsafeView(UnsafeView):
+    """PyTorch's _unsafe_view of a tensor that is not a fresh copy: view()'s strides, and its error
+    where there are none, in a result that is not recorded as a view."""
+    _node_name = "UnsafeViewBackward0"
+    forward = View.forward
+
+
+def unsafe_view(a, shape):
+    return _StridedUnsafeView.apply(a, shape=tuple(shape))
+
+
 class Permute(ViewPrimitive):
     _node_name = "PermuteBackward0"
     array_backward = True  # the formula below also runs on arrays (see _prim.py)
@@ -225,7 +236,7 @@ class Transpose(Permute):
     @staticmethod
     def forward(ctx, a, *, dims):
         ctx.dims = dims
-        if _parts.transpose_strides is None:
+        if _parts.transpose_strides is None or not dims:  # (a 0-d tensor has no dims to swap)
             return a._data.transpose(dims)
         # a course part (minitorch/parts.py) computes the swapped shape and strides
         swapped = [i for i, d in enumerate(dims) if d != i] or [0, 0]
@@ -435,7 +446,7 @@ def flatten(a, start_dim=0, end_dim=-1):
 def unflatten(a, dim, sizes):
     d = common.wrap_dim(dim, a.ndim, "unflatten")
     sizes = infer_shape(sizes, a.shape[d], "unflatten")
-    return reshape(a, a.shape[:d] + tuple(sizes) + a.shape[d + 1:])
+    return view(a, a.shape[:d] + tuple(sizes) + a.shape[d + 1:])  # splitting one dim is always a view
 
 
 def permute(a, *dims):
@@ -456,7 +467,7 @@ def transpose(a, dim0, dim1):
     if n == 0:
         common.wrap_dim(dim0, 0, "transpose")
         common.wrap_dim(dim1, 0, "transpose")
-        return a.view(())
+        return Transpose.apply(a, dims=())  # still a TransposeBackward0, as PyTorch records it
     d0, d1 = common.wrap_dim(dim0, n, "transpose"), common.wrap_dim(dim1, n, "transpose")
     dims = list(range(n))
     dims[d0], dims[d1] = dims[d1], dims[d0]
@@ -466,7 +477,7 @@ def transpose(a, dim0, dim1):
 def t(a):
     if a.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
-    return MatrixT.apply(a, dims=(1, 0)) if a.ndim == 2 else a.view(a.shape)
+    return MatrixT.apply(a, dims=(1, 0) if a.ndim == 2 else tuple(range(a.ndim)))  # TBackward0 at every ndim
 
 
 def expand(a, *shape):

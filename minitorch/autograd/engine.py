@@ -178,7 +178,7 @@ def _collect(roots):
         seen.add(n)
     while stack:
         node = stack.pop()
-        for nxt, _ in node.next_functions:
+        for nxt in node._next:  # the nodes of node.next_functions (without their output numbers)
             if nxt is None:
                 continue
             deps[nxt] = deps.get(nxt, 0) + 1
@@ -250,8 +250,9 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                         # like a leaf's, a retained grad adds up over backward calls
                         t._grad = g if t._grad is None else t._grad + g
             if capture is not None:
-                if isinstance(node, AccumulateGrad) and node.variable._accum_hooks and grads[0] is not None:
-                    grads[0] = _run_leaf_hooks(node.variable, grads[0])  # autograd.grad sees them too
+                leaf = node.variable if isinstance(node, AccumulateGrad) else None
+                if leaf is not None and leaf._accum_hooks and grads[0] is not None:
+                    grads[0] = _run_leaf_hooks(leaf, grads[0])  # autograd.grad sees them too
                 for nr, g in enumerate(grads):
                     for k in capture.get((node, nr), ()):
                         results[k] = g
@@ -261,10 +262,13 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 _release_deps(node, deps, ready)
                 continue
             if isinstance(node, AccumulateGrad):
-                if capture is None and arrays and not wrapped:
+                leaf = node.variable  # None once freed: nobody can read its gradient then
+                if leaf is None or capture is not None:
+                    continue
+                if arrays and not wrapped:
                     _accumulate_array(node, grads[0], given)
-                elif capture is None:
-                    _accumulate(node.variable, grads[0], create_graph, given=None if arrays else given)
+                else:
+                    _accumulate(leaf, grads[0], create_graph, given=None if arrays else given)
                 continue
             if needed is not None and node not in needed:
                 _release_deps(node, deps, ready)
@@ -277,17 +281,17 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 in_grads = _array_backward(node, grads)
             else:
                 in_grads = node._apply(grads) if not ANOMALY.enabled else run_checked(node, grads)
-            if len(in_grads) != len(node.next_functions):
+            if len(in_grads) != len(node._next):
                 raise RuntimeError(
                     f"function {node.name()} returned an incorrect number of gradients (expected "
-                    f"{len(node.next_functions)}, got {len(in_grads)})")
+                    f"{len(node._next)}, got {len(in_grads)})")
             post = node._post_hooks
             if post:
                 for hook in post:
                     hook(in_grads, grads)
             if not retain_graph:
                 node._release()
-            for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, in_grads)):
+            for i, (nxt, nr, g) in enumerate(zip(node._next, node._next_nr, in_grads)):
                 if nxt is None:
                     continue
                 if g is not None:
@@ -310,7 +314,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
 
 
 def _release_deps(node, deps, ready):
-    for nxt, _ in node.next_functions:
+    for nxt in node._next:
         if nxt is None:
             continue
         deps[nxt] -= 1
@@ -331,11 +335,11 @@ def _needed(roots, capture):
             if n in memo and not done:
                 continue
             if done:
-                memo[n] = any(x in targets or memo.get(x, False) for x, _ in n.next_functions if x is not None)
+                memo[n] = any(x in targets or memo.get(x, False) for x in n._next if x is not None)
                 continue
             memo[n] = False  # provisional, the graph is acyclic
             stack.append((n, True))
-            for x, _ in n.next_functions:
+            for x in n._next:
                 if x is not None and x not in memo:
                     stack.append((x, False))
         return memo[node]

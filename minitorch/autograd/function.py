@@ -30,11 +30,12 @@ class Node:
     is e.g. 'MulBackward0'."""
 
     # Set on every node the graph records, so they are slots (the cheapest fields to fill):
-    #   next_functions    (node, output_nr) per input: where the input's gradient goes
+    #   _next, _next_nr   per input: the node its gradient goes to (None: nowhere) and which output
+    #                     of that node the input was; `next_functions` pairs them up when asked
     #   needs_input_grad  per input: does it need a gradient (forward may read it to save less)
     #   _output_meta      (shape, dtype, device) per output: what a gradient of it must look like
     #                     (the engine checks what a backward returns against its input's producer)
-    __slots__ = ("next_functions", "needs_input_grad", "_output_meta", "__dict__", "__weakref__")
+    __slots__ = ("_next", "_next_nr", "needs_input_grad", "_output_meta", "__dict__", "__weakref__")
 
     _fn = None  # the Function class whose backward this node runs
     # The rest lives in the instance dict, from these class defaults: a node only sets what differs.
@@ -48,6 +49,20 @@ class Node:
     _non_differentiable = ()
     _dirty = ()
     _arg_is_tensor = None  # a custom Function's: which forward arguments were tensors
+
+    # -- the graph ----------------------------------------------------------------------
+    @property
+    def next_functions(self):
+        """((node, output_nr), ...) per input: where each input's gradient goes ((None, 0): nowhere).
+        Built when asked, as PyTorch does: a node keeps the nodes and the output numbers in two
+        tuples (the numbers are shared between nodes), so recording an op allocates one tuple
+        here, not one per input as well (fewer objects for the garbage collector to walk)."""
+        return tuple(zip(self._next, self._next_nr))
+
+    @next_functions.setter
+    def next_functions(self, edges):
+        self._next = tuple(n for n, _ in edges)
+        self._next_nr = shared(tuple(nr for _, nr in edges))
 
     # -- the ctx API --------------------------------------------------------------------
     def save_for_backward(self, *tensors):
@@ -132,12 +147,33 @@ class Node:
 
 
 class AccumulateGrad(Node):
-    """The node at a leaf: adds the gradient that reaches it into `leaf.grad`."""
+    """The node at a leaf: adds the gradient that reaches it into `leaf.grad`.
+
+    The leaf holds its node for as long as it lives, so that every op recording the leaf reuses
+    it (a result thrown away does not take the node with it), and the node reaches its leaf
+    through a weak reference: no reference cycle, so a leaf is freed as soon as the last name
+    for it goes. (PyTorch holds them the other way round; the one difference a program can see
+    is a graph that outlives its leaf: `.variable` is then None and the gradient is dropped,
+    as nobody could read it. A leaf with hooks is held strongly, see `hold`.)"""
+
+    __slots__ = ("_leaf", "_held")
 
     def __init__(self, leaf):
-        self.variable = leaf
-        self.next_functions = self.needs_input_grad = ()
+        self._leaf = weakref.ref(leaf)
+        self._held = None
+        self._next = self._next_nr = self.needs_input_grad = ()
         self._output_meta = ((leaf._data.shape, leaf.dtype, leaf._device),)
+
+    @property
+    def variable(self):
+        """The leaf tensor (None once it has been freed)."""
+        return self._leaf()
+
+    def hold(self):
+        """Keep the leaf alive while the graph is: its hooks must run even if the graph outlives
+        every other name for it, as in PyTorch. (A reference cycle, freed by the garbage
+        collector; leaves with hooks are few.)"""
+        self._held = self._leaf()
 
     def name(self):
         return "torch::autograd::AccumulateGrad"  # PyTorch's name (its C++ class); the type is AccumulateGrad
@@ -150,13 +186,25 @@ class AccumulateGrad(Node):
 
 
 def accumulator(leaf) -> AccumulateGrad:
-    """The leaf's AccumulateGrad node, one per leaf (held weakly, as PyTorch does)."""
-    ref = leaf._accum
-    node = ref() if ref is not None else None
+    """The leaf's AccumulateGrad node, one per leaf, made the first time the leaf is recorded."""
+    node = leaf._accum
     if node is None:
-        node = AccumulateGrad(leaf)
-        leaf._accum = weakref.ref(node)
+        node = leaf._accum = AccumulateGrad(leaf)
+        if leaf._accum_hooks:
+            node.hold()
     return node
+
+
+_SHARED = {}
+
+
+def shared(values: tuple) -> tuple:
+    """One tuple for all equal tuples of a few small values (a node's output numbers, its
+    needs_input_grad): there are only a handful of distinct ones, so nodes need not each
+    keep their own."""
+    if len(values) > 8:  # (cat of many tensors: not worth keeping)
+        return values
+    return _SHARED.setdefault(values, values)
 
 
 def refresh_view(t):
@@ -363,7 +411,7 @@ def _connect(node, inputs):
     """Record where each input's gradient goes (what it must look like, its producer knows)."""
     if ANOMALY.enabled:
         anomaly_mode.record(node)
-    node.next_functions = tuple(edge(t) for t in inputs)
+    node.next_functions = [edge(t) for t in inputs]
 
 
 class once_differentiable:  # noqa: N801 (PyTorch's name)

@@ -220,7 +220,7 @@ class Hardsigmoid(_Pointwise):
 
 
 class Hardswish(_Pointwise):
-    """x * relu6(x + 3) / 6;  d/dx = 0 below -3, 1 above 3, (2x + 3)/6 between."""
+    """x * relu6(x + 3) / 6;  d/dx = 0 up to -3, 1 from 3 on, (2x + 3)/6 between (PyTorch's ends)."""
     _node_name = "HardswishBackward0"
 
     @staticmethod
@@ -229,7 +229,7 @@ class Hardswish(_Pointwise):
 
     @staticmethod
     def slope(x):
-        return where(x < -3, 0.0, where(x <= 3, x / 3 + 0.5, 1.0)).to(x.dtype)
+        return where(x <= -3, 0.0, where(x < 3, x / 3 + 0.5, 1.0)).to(x.dtype)
 
 
 class Threshold(_Pointwise):
@@ -238,7 +238,7 @@ class Threshold(_Pointwise):
 
     @staticmethod
     def value(xp, a, threshold, value):
-        return xp.where(a > threshold, a, xp.asarray(value, dtype=a.dtype))
+        return xp.where(a <= threshold, xp.asarray(value, dtype=a.dtype), a)  # NaN stays NaN
 
     @staticmethod
     def slope(x, threshold, value):
@@ -386,8 +386,9 @@ def glu(input, dim=-1):  # noqa: A002
 
 def prelu(input, weight):  # noqa: A002
     """x where x > 0, else weight * x, with one weight (or one per channel, dim 1)."""
-    w = weight.reshape(())  # one weight: the result keeps input's shape (a 0-d input stays 0-d)
-    if weight.numel() != 1:
+    if weight.numel() == 1:
+        w = weight.reshape(())  # one weight: the result keeps input's shape (a 0-d input stays 0-d)
+    else:
         if input.ndim < 2 or input.shape[1] != weight.numel():
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                                f"{weight.numel()} and channel size = {input.shape[1] if input.ndim >= 2 else 1}.")

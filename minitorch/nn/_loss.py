@@ -306,6 +306,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise RuntimeError(
             f"result type Float can't be cast to the desired output type {target.dtype._short} "
             "(binary_cross_entropy_with_logits needs float targets, 0. or 1.: use target.float())")
+    if input.dtype is not target.dtype:  # PyTorch computes the loss into a tensor of the target's dtype
+        input = input.to(target.dtype)  # noqa: A001
     pos_weight = None if pos_weight is None else pos_weight.detach()
     return BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
                                               weight=_bce_weight(weight, target), pos_weight=pos_weight)

@@ -17,6 +17,7 @@ textbook backward
 from __future__ import annotations
 
 from .._ops._prim import Primitive
+from .._ops.pointwise import _fp_quiet
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 
@@ -32,16 +33,19 @@ class Normalize(Primitive):
     def forward(ctx, x, weight, bias, *, gshape, axes, wshape, eps, stats=None):
         xp = x._device.xp
         xg = x._data.reshape(gshape)
-        if stats is None:
-            mean = xg.mean(axis=axes, keepdims=True)
-            rstd = 1 / xp.sqrt(((xg - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
-        else:
-            mean, rstd = stats
-        out = ((xg - mean) * rstd).reshape(x.shape)
-        if weight is not None:
-            out = out * weight._data.reshape(wshape)
-        if bias is not None:
-            out = out + bias._data.reshape(wshape)
+        if xg.dtype.itemsize == 2:  # half precision is normalised in float32, as PyTorch's kernels do
+            xg = xg.astype(xp.float32)
+        with _fp_quiet():  # inf / nan data give nan silently, as in PyTorch
+            if stats is None:
+                mean = xg.mean(axis=axes, keepdims=True)
+                rstd = 1 / xp.sqrt(((xg - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
+            else:
+                mean, rstd = stats
+            out = ((xg - mean) * rstd).reshape(x.shape)
+            if weight is not None:
+                out = out * weight._data.reshape(wshape)
+            if bias is not None:
+                out = out + bias._data.reshape(wshape)
         ctx.save_for_backward(x, weight)
         ctx.geom, ctx.stats = (gshape, axes, wshape, eps), stats
         ctx.bias_shape = None if bias is None else tuple(bias.shape)
