@@ -7,7 +7,7 @@ import operator
 
 from . import _dtype
 from ._ops import convert, index, inplace, join, linalg, pointwise as pw, reduce as rd, views
-from ._ops.common import broadcast_shapes, result_dtype, same_device, tensor_cls, to_device_of
+from ._ops.common import broadcast_shapes, result_dtype, same_device, tensor_cls, to_device_of, wrap_dim
 from ._tensor import Tensor
 from .autograd.grad_mode import STATE
 
@@ -173,7 +173,12 @@ Tensor.swapaxes = Tensor.swapdims = views.transpose
 Tensor.moveaxis = views.movedim
 Tensor.view_as = lambda self, other: views.view(self, other.shape)
 Tensor.reshape_as = lambda self, other: views.reshape(self, other.shape)
-Tensor.select = lambda self, dim, i: index.getitem(self, (slice(None),) * (dim % max(self.ndim, 1)) + (i,))
+def select(self, dim, index_):
+    d = wrap_dim(dim, self.ndim, "select")
+    return index.getitem(self, (slice(None),) * d + (index_,))
+
+
+Tensor.select = select
 
 for _name in ["split", "chunk", "unbind", "repeat", "flip", "tile"]:
     _method(_name, getattr(join, _name))
@@ -243,7 +248,13 @@ Tensor.div_ = div_
 
 def pow_(self, other):
     """self **= other, computed by pow itself (bool and negative integer powers as PyTorch has them)."""
-    other = _prep_other(self, other, "pow_")
+    if other.__class__ is int and not self.dtype.is_floating_point and self.dtype is not _dtype.bool:
+        if other < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        _dtype.checked_scalar(other, self.dtype)  # pow_ checks the exponent fits the tensor's dtype
+    prepped = _prep_other(self, other, "pow_")
+    # a tensor of a wider dtype takes part as it is: PyTorch computes in the promoted dtype, then casts
+    other = to_device_of(other, self._device) if isinstance(other, Tensor) else prepped
 
     def fast():
         r = pw.pow(self, other)
@@ -350,6 +361,8 @@ def _inplace_unary(cls, ufunc, op, floating=True, kernel=None):
         if floating and not self.dtype.is_floating_point:
             inplace.check_result(self, _dtype.get_default_dtype(), self.shape, op)
         if self.dtype is _dtype.bool and kernel is not None:  # as the out-of-place op refuses bool
+            if not self._data.flags.c_contiguous:
+                inplace.check_overlap(self, op)  # PyTorch's first check
             if op == "neg_":
                 pw.neg(self)
             raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")

@@ -124,7 +124,8 @@ def wrap_dims(dim, ndim, op=""):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
         return dims if ndim else ()
-    return (wrap_dim(dim, ndim, op),) if ndim else ()
+    d = wrap_dim(dim, ndim, op)  # (a 0-d tensor takes dims -1 and 0, as PyTorch checks them)
+    return (d,) if ndim else ()
 
 
 def check_float_for_grad(dt, op):

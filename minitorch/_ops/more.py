@@ -284,7 +284,8 @@ class CumMax(MultiOutputPrimitive):
                     else cls.better(xm[i], prev)
                 vals[i] = xp.where(take, xm[i], prev)
                 idx[i] = xp.where(take, i, idx[i - 1])
-        back = (lambda t: xp.moveaxis(t, 0, dim)) if x.ndim else (lambda t: t.reshape(()))
+        # both results row-major, whatever the input's layout (PyTorch's)
+        back = (lambda t: common.row_major(xp.moveaxis(t, 0, dim), xp)) if x.ndim else (lambda t: t.reshape(()))
         idx = back(idx)
         ctx.dim, ctx.shape, ctx.idx = dim, a.shape, idx
         return back(vals), idx

@@ -791,7 +791,7 @@ def _with_number(cls, a, b):
     """tensor op number, recorded with the tensor as the only input (PyTorch's Scalar overloads)."""
     dt = common.result_dtype(a, b)
     a = a if a.dtype is dt else a.to(dt)
-    return laid_out(cls.apply(a, other=_scalar_as(b, dt)), a)
+    return laid_out(cls.apply(a, other=_scalar_as(b, dt)), a, b)  # (the number takes part, as in PyTorch)
 
 
 def _needs_tensor_first(a, op):
@@ -1346,8 +1346,10 @@ trunc = _rounding(Trunc, "trunc_vml_cpu")
 _round = _rounding(Round, "round_vml_cpu")
 
 
-def round(a, *, decimals=0):  # noqa: A001
-    if decimals == 0:
+def round(a, *, decimals=None):  # noqa: A001
+    if not decimals:
+        if decimals is not None and not a.dtype.is_floating_point:  # (round(t) of integers is a copy)
+            raise NotImplementedError(f"\"round_vml_cpu\" not implemented for '{a.dtype._short}'")
         return _round(a)
     if not a.dtype.is_floating_point:
         raise NotImplementedError(f"\"round_cpu\" not implemented for '{a.dtype._short}'")

@@ -112,11 +112,12 @@ class Prod(Primitive):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        ctx.saved_output  # noqa: B018 (unpacking checks its version)
+        out = ctx.saved_output  # (unpacking checks its version)
         g = _expand_back(grad, ctx)
+        if not bool((a == 0).any()):  # PyTorch's formula: the product over the element (inf / inf is nan there too)
+            return (g * (_expand_back(out, ctx) / a),)
         # d prod / d a_i = product of the others; computed without dividing, so zeros are fine
-        others = _prod_of_others(a, ctx.dims)
-        return (g * others,)
+        return (g * _prod_of_others(a, ctx.dims),)
 
 
 def _half_prod(a, dims, keepdim):

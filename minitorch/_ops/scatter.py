@@ -20,6 +20,9 @@ from .index import Gather, IndexPutInto, _convert_key, check_alive, index_add_fl
 
 # ---- array helpers ---------------------------------------------------------------------
 
+_CUPY_AT_TYPES = ("float32", "float64", "int32", "int64", "uint32", "uint64")
+
+
 def _ufunc_at(xp, name, buf, idx, vals):
     """buf[idx] op= vals for a flat buf, repeated indices combining: NumPy's ufunc.at. CuPy runs
     .at for add, maximum and minimum only; a product is then taken in passes, the k-th
@@ -27,6 +30,14 @@ def _ufunc_at(xp, name, buf, idx, vals):
     if name == "add":
         return index_add_flat(xp, buf, idx, vals)
     ufunc = getattr(xp, name)
+    if name != "multiply" and xp.__name__ != "numpy" and buf.dtype.name not in _CUPY_AT_TYPES:
+        # CuPy's maximum.at / minimum.at run on 32- and 64-bit types only; a wider type holds
+        # every value of a narrower one exactly, so the max is taken there and written back
+        wide = "float32" if buf.dtype.kind == "f" else "int32"
+        tmp = buf.astype(wide)
+        ufunc.at(tmp, idx, vals.astype(wide))
+        buf[...] = tmp.astype(buf.dtype)
+        return None
     if name != "multiply" or xp.__name__ == "numpy":
         return ufunc.at(buf, idx, vals)
     order = xp.argsort(idx, kind="stable")

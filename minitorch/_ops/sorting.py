@@ -50,6 +50,12 @@ class _Pick(MultiOutputPrimitive):
 class Sort(_Pick):
     _node_name = "SortBackward0"
 
+    @classmethod
+    def forward(cls, ctx, a, *, dim, descending):
+        from .convert import preserved
+        vals, idx = super().forward(ctx, a, dim=dim, descending=descending)
+        return (preserved(a, vals), preserved(a, idx)) if a.ndim else (vals, idx)  # laid out as the input
+
     @staticmethod
     def pick(xp, x, dim, descending):
         return _argsort(xp, x, dim, descending)

@@ -370,7 +370,8 @@ class NanToNum(Primitive):
     @staticmethod
     def forward(ctx, a, *, nan, posinf, neginf):
         ctx.save_for_backward(a)
-        return a._device.xp.nan_to_num(a._data, nan=nan, posinf=posinf, neginf=neginf)
+        from .convert import preserved  # PyTorch's result is empty_like(a): a's own strides
+        return preserved(a, a._device.xp.nan_to_num(a._data, nan=nan, posinf=posinf, neginf=neginf))
 
     @staticmethod
     def backward(ctx, grad):
@@ -475,6 +476,8 @@ def sgn(a):
 
 
 def logit(a, eps=None):
+    if eps is not None and eps < 0:  # PyTorch's "no eps" is a negative one (its default is -1)
+        eps = None
     return unary(Logit, a, floating=True, eps=eps)
 
 
@@ -599,6 +602,8 @@ def _float_power_(self, exponent):
 
 
 def _frac_(self):
+    if not self._data.flags.c_contiguous:
+        inplace.check_overlap(self, "frac_")  # PyTorch's first check
     frac(self)  # its dtype check
     return write_inplace(self, Frac, (), {}, "frac_")
 
@@ -612,7 +617,7 @@ def _nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
 
 
 def _logit_(self, eps=None):
-    return _inplace_prim(Logit, "logit_")(self, eps=eps)
+    return _inplace_prim(Logit, "logit_")(self, eps=None if eps is not None and eps < 0 else eps)
 
 
 def _polygamma_(self, n):

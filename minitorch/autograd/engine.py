@@ -263,7 +263,8 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 continue
             if isinstance(node, AccumulateGrad):
                 leaf = node.variable  # None once freed: nobody can read its gradient then
-                if leaf is None or capture is not None:
+                # (a leaf whose requires_grad was turned off since, or that was detach_()ed, gets none)
+                if leaf is None or capture is not None or not leaf._requires_grad:
                     continue
                 if arrays and not wrapped:
                     _accumulate_array(node, grads[0], given)

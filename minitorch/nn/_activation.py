@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from .._dtype import float16
 from .._ops._prim import Primitive
 from .._ops.inplace import run_inplace
 from .._ops.pointwise import _fp_quiet, where
@@ -18,12 +19,20 @@ class _Pointwise(Primitive):
     def forward(cls, ctx, x, **opts):
         ctx.save_for_backward(x)
         ctx.opts = opts
+        return cls.values(x._device.xp, x._data, opts)
+
+    @classmethod
+    def values(cls, xp, a, opts):
         with _fp_quiet():
-            return cls.value(x._device.xp, x._data, **opts)
+            if a.dtype == xp.float16:  # PyTorch computes half in float and rounds once, at the end
+                return cls.value(xp, a.astype(xp.float32), **opts).astype(a.dtype)
+            return cls.value(xp, a, **opts)
 
     @classmethod
     def backward(cls, ctx, grad):
         (x,) = ctx.saved_tensors
+        if x.dtype is float16:
+            return ((grad.float() * cls.slope(x.float(), **ctx.opts)).to(x.dtype),)
         return (grad * cls.slope(x, **ctx.opts),)
 
 
@@ -34,8 +43,7 @@ def _apply(cls, x, inplace=False, op="", **opts):
         return cls.apply(x, **opts)
 
     def write():
-        with _fp_quiet():
-            x._data[...] = cls.value(x._device.xp, x._data, **opts)
+        x._data[...] = cls.values(x._device.xp, x._data, opts)
     return run_inplace(x, cls, (), opts, write, op + "_")
 
 
@@ -202,7 +210,8 @@ class LeakyRelu(_Pointwise):
 
     @staticmethod
     def slope(x, slope):
-        return (x > 0).to(x.dtype) * (1 - slope) + slope
+        from .._ops.pointwise import where
+        return where(x > 0, x.new_ones(()), x.new_full((), slope))  # (a select: an infinite slope stays off x > 0)
 
 
 class Hardsigmoid(_Pointwise):
