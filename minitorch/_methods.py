@@ -235,9 +235,14 @@ Tensor.mul_ = _inplace_binary(pw.Mul, "multiply", "mul_")
 _true_div_ = _inplace_binary(pw.Div, "true_divide", "div_", floating=True)
 
 
-def div_(self, other, *, rounding_mode=None):
-    if rounding_mode is None:
+_div_rounding_none_ = _inplace_binary(pw._DivRoundingNone, "true_divide", "div_", floating=True)
+
+
+def div_(self, other, *, rounding_mode=pw.NOT_GIVEN):
+    if rounding_mode is pw.NOT_GIVEN:
         return _true_div_(self, other)
+    if rounding_mode is None:  # PyTorch records the rounding overload (DivBackward2)
+        return _div_rounding_none_(self, other)
     with _writes_before_a_zero_divisor(self, other, lambda a, b: pw.div(a, b, rounding_mode=rounding_mode)):
         r = pw.div(self, other, rounding_mode=rounding_mode)  # DivBackward2 records no input values
         return inplace.write_result(self, r, "div_")

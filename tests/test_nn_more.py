@@ -108,6 +108,8 @@ GRADCHECKS = {
                  lambda: (f64(2, 3), f64(2, 2, seed=1), f64(4, 3, 2, seed=2), f64(4, seed=3))),
     "attention": (lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
                   lambda: (f64(1, 3, 4), f64(1, 3, 4, seed=1), f64(1, 3, 4, seed=2))),
+    "pixel_shuffle": (lambda x, y: (F.pixel_shuffle(x, 2) ** 2).sum() + (F.pixel_unshuffle(y, 2) ** 3).sum(),
+                      lambda: (f64(1, 8, 2, 3), f64(2, 1, 4, 6, seed=1))),
 }
 
 
@@ -120,7 +122,7 @@ def test_gradcheck(name):
 SECOND_ORDER = ["max_pool_double", "max_pool_tiled", "embedding", "linear", "adaptive_max", "pad_constant_crop", "unfold_fold",
                 "conv2d_groups", "conv_transpose2d", "avg_pool_exclude_pad", "adaptive_avg", "pad_reflect",
                 "interpolate_bilinear", "batch_norm_train", "layer_norm", "group_norm", "mse", "huber", "bce_logits",
-                "nll_spatial", "nll_none_weighted", "gelu", "silu_mish", "elu_selu_celu", "softplus_logsigmoid", "attention"]
+                "nll_spatial", "nll_none_weighted", "gelu", "silu_mish", "elu_selu_celu", "softplus_logsigmoid", "attention", "pixel_shuffle"]
 
 
 @pytest.mark.parametrize("name", SECOND_ORDER)
@@ -150,7 +152,8 @@ NN_COVERAGE = {
     "ReplicationPad1D": ["pad_replicate"], "CopySlices": ["pad_circular"],
     "UpsampleBilinear2D": ["interpolate_bilinear"],
     "UpsampleBicubic2D": ["interpolate_bicubic"], "UpsampleNearest1D": ["interpolate_nearest"],
-    "UpsampleTrilinear3D": ["interpolate_trilinear"],
+    "UpsampleTrilinear3D": ["interpolate_trilinear"], "PixelShuffle": ["pixel_shuffle"],
+    "PixelUnshuffle": ["pixel_shuffle"],
 }
 
 

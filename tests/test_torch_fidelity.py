@@ -1996,3 +1996,102 @@ def _index(L, values):
 @cases(FOUND_7)
 def test_found_by_random_programs_7(fn):
     same(fn)
+
+
+def _error(f):
+    """The exception f() raises (its type and first words), or None."""
+    try:
+        f()
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e).split(" (")[0]
+    return None
+
+
+# found by the random programs on other seeds
+FOUND_8 = {
+    # softmax / log_softmax / softmin of an empty tensor are recorded as themselves
+    "softmax_of_empty_is_softmax": lambda L: (lambda a: [(f(a).grad_fn.name(), tuple(f(a).shape)) for f in (
+        lambda t: t.softmax(1), lambda t: t.log_softmax(0), lambda t: L.nn.functional.softmin(t, 1))])(
+        L.zeros(2, 0, requires_grad=True)),
+    # half activations are computed in float and rounded once, as PyTorch's kernels do
+    "half_activations_round_once": lambda L: (lambda x: [
+        (lambda y: (y, (y * L.linspace(-2, 2, 9, dtype=L.float16)).sum().backward(), x.grad)[::2])(f(x))
+        for f in (L.nn.functional.gelu, lambda t: L.nn.functional.gelu(t, approximate="tanh"), L.nn.functional.silu,
+                  L.nn.functional.logsigmoid, L.nn.functional.hardswish)])(
+        L.tensor([60000.0, -1.6634, -2.25, 3.0, 0.0, 100.0, -20.0, 0.3, -0.7], dtype=L.float16, requires_grad=True)),
+    "leaky_relu_with_an_infinite_slope": lambda L: _grads(
+        L, lambda x: L.nn.functional.leaky_relu(x, math.inf), L.tensor([1.0, -2.0, 0.0, math.inf], requires_grad=True)),
+    # nan_to_num is empty_like + a copy: the input's own strides, size-1 dims included
+    "nan_to_num_keeps_the_strides": lambda L: Layout(L.nan_to_num(
+        L.tensor([[[-3.0, math.nan]], [[4.0, 0.5]]]).transpose(-1, -2), nan=0.001)),
+    "tensor_op_number_keeps_the_strides": lambda L: Layout(
+        L.tensor([[[[6], [-2], [2], [-873]]]], dtype=L.int32).permute([0, 2, 1, 3]).remainder(5)),
+    # cummax / cummin results are row-major; sort's keep the input's layout
+    "cummax_results_are_row_major": lambda L: [Layout(r) for r in (
+        *L.ones(2, 1, 3, 3).expand(2, 2, 3, 3).cummax(1), *L.ones(2, 3).T.cummin(0))],
+    "sort_results_keep_the_layout": lambda L: [Layout(r) for r in (
+        *L.ones(3, 2).T.sort(0), *L.ones(2, 3, 4).permute(2, 0, 1).sort(1), *L.ones(4)[::2].sort())],
+    "sort_results_of_a_transpose_cannot_be_flattened_by_view": lambda L: _error(
+        lambda: L.fliplr(L.tensor([[1.0, -1.0], [-2.0, 1.5]]).T).sort(0)[0].view(4)),
+    # prod's gradient divides the product by the element when nothing is zero (inf / inf is nan)
+    "prod_grad_with_an_infinite_element": lambda L: _grads(
+        L, lambda x: x.prod(0), L.tensor([[2.0, -math.inf], [1.0, 3.0], [-0.25, 0.5]], requires_grad=True)),
+    # a leaf whose requires_grad is turned off (or that is detach_()ed) after the graph is built gets no .grad
+    "no_grad_for_a_leaf_turned_off": lambda L: (lambda a: (lambda y: (setattr(a, "requires_grad", False),
+                                                                      y.backward(), a.grad)[2])(a.exp().sum()))(
+        L.tensor([0.75, 1.75], requires_grad=True)),
+    "no_grad_for_a_detached_leaf": lambda L: (lambda a: (lambda y: (a.detach_(), y.backward(L.ones(3)), a.grad)[2])(
+        L.nn.functional.normalize(a, p=3, dim=0)))(L.tensor([-0.25, 1.0, -1.0], requires_grad=True)),
+    # logit with a negative eps is logit without one (PyTorch's default is -1)
+    "logit_with_a_negative_eps": lambda L: _grads(L, lambda x: L.logit(x, eps=-1.5), L.tensor(
+        [-2.0, -1.25, 0.07, 0.0, 1.0, 2.0, 0.6], requires_grad=True)),
+    # in-place pow computes in the promoted dtype, and checks a Python exponent as PyTorch does
+    "pow_by_a_wider_integer_tensor_wraps": lambda L: L.tensor([[3, 0, 6, 171], [0, 3, 6, 190]], dtype=L.uint8).pow_(
+        L.tensor([654, 9, -1, 4])),
+    "pow_by_a_negative_python_int": lambda L: _error(lambda: L.tensor([1, 2], dtype=L.uint8).pow_(-1)),
+    "pow_by_an_out_of_range_python_int": lambda L: _error(lambda: L.tensor([1, 2], dtype=L.int8).pow_(300)),
+    # dims are checked on 0-d tensors too, and select checks its dim
+    "count_nonzero_of_0d_checks_the_dim": lambda L: _error(lambda: L.count_nonzero(L.tensor(3.0), 5)),
+    "select_checks_the_dim": lambda L: [_error(lambda: L.tensor([3, 4, 5])[::2].select(d, -2)) for d in (5, 1, 0)],
+    "round_decimals_of_integers_refused": lambda L: [_error(lambda: L.round(L.tensor([1, 2]), decimals=0)),
+                                                     L.round(L.tensor([1, 2]))],
+    # threshold passes the gradient unless x <= threshold (so a NaN threshold passes it)
+    "threshold_grad_with_a_nan_threshold": lambda L: _grads(L, lambda x: L.nn.functional.threshold(
+        x, math.nan, math.nan), L.tensor([[-1.75, 2.0]], dtype=L.float16, requires_grad=True)),
+    # the mean of var_mean / std_mean used alone: its gradient does not see the spread's nan
+    "var_mean_mean_grad_with_nan_data": lambda L: _grads(L, lambda x: L.var_mean(x, -1, keepdim=True)[1], L.tensor(
+        [[math.nan, 1.5, 0.5, -3.25], [-4.0, -3.0, 1.5, 3.0]], requires_grad=True)),
+    # prod() over two zeros or more: every product of the others is 0, whatever the rest holds
+    "prod_grad_with_two_zeros": lambda L: _grads(L, lambda x: x.prod(), L.tensor(
+        [[1.75, math.inf, -0.0], [math.nan, 0.5, 0.0]], requires_grad=True)),
+    # pairwise_distance is PyTorch's older norm (NormBackward1), for 0-d and 1-d inputs too
+    "pairwise_distance_record": lambda L: [(lambda r: (r, r.grad_fn.name(), r.sum().backward(), x1.grad)[::3])(
+        L.nn.functional.pairwise_distance(x1, x2, p=p)) for x1, x2, p in (
+        (L.tensor([[1.0, -2.0, 0.5], [0.0, 3.0, 1.0]], requires_grad=True), L.tensor([0.5, 1.0, -1.0]), 2.0),
+        (L.tensor(1.5, requires_grad=True), L.tensor(-1.25), 1), (L.tensor([1.0, 2.0], requires_grad=True),
+                                                                 L.tensor([1.0, 2.0]), 3))],
+    # div(..., rounding_mode=None) is recorded as the rounding overload (DivBackward2), div(a, b) is not
+    "div_with_rounding_mode_none": lambda L: (lambda a, b: [r.grad_fn.name() for r in (
+        L.div(a, b), L.div(a, b, rounding_mode=None), a.div(2.0, rounding_mode=None), (a * 1).div_(b),
+        (a * 1).div_(b, rounding_mode=None))])(L.tensor([1.5, -2.0], requires_grad=True), L.tensor([2.0, 0.5])),
+    # unique_consecutive is its own record, and flattens an empty input as it flattens any other
+    "unique_consecutive_record_and_empty_input": lambda L: (lambda a, e: [
+        a.unique_consecutive().grad_fn.name(), a.unique_consecutive(dim=0).grad_fn.name(),
+        e.unique_consecutive(return_inverse=True, return_counts=True), e.unique_consecutive(dim=0),
+        _error(lambda: a.unique_consecutive().sum().backward())])(
+        L.tensor([1.0, 1.0, 2.0, 2.0, 3.0], requires_grad=True), L.zeros(0, 2, 3)),
+    # pixel_shuffle / pixel_unshuffle are one op each, with a fresh result, even for a factor of 1
+    "pixel_shuffle_record": lambda L: (lambda x: [(lambda r: (r.grad_fn.name(), r._base is None, Layout(r)))(r) for r in (
+        L.nn.functional.pixel_shuffle(x, 2), L.nn.functional.pixel_shuffle(x, 1),
+        L.nn.functional.pixel_unshuffle(x, 1), L.nn.functional.pixel_shuffle(x.transpose(2, 3), 2))] + [
+        _grads(L, lambda t: L.nn.functional.pixel_shuffle(t, 2) * L.arange(32.0).reshape(2, 1, 4, 4), x)[1]])(
+        L.arange(32.0).reshape(2, 4, 2, 2).requires_grad_()),
+    # an in-place op on an expanded tensor is refused for the overlap before its dtype
+    "overlap_is_checked_first": lambda L: [_error(lambda: L.tensor([[1, 2]]).expand(2, 2).frac_()),
+                                           _error(lambda: L.tensor([[True]]).expand(2, 2).round_())],
+}
+
+
+@cases(FOUND_8)
+def test_found_by_random_programs_8(fn):
+    same(fn)

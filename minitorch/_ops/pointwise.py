@@ -593,11 +593,25 @@ def _fp_quiet():
     return numpy.errstate(divide="ignore", invalid="ignore", over="ignore")
 
 
-def div(a, b, *, rounding_mode=None):
+class _NotGiven:
+    """The default of an argument whose absence PyTorch tells apart from None (it prints as None)."""
+
+    def __repr__(self):
+        return "None"
+
+
+NOT_GIVEN = _NotGiven()
+
+
+class _DivRoundingNone(Div):
+    _node_name = "DivBackward2"  # div(a, b, rounding_mode=None): PyTorch's rounding overload, true division
+
+
+def div(a, b, *, rounding_mode=NOT_GIVEN):
     a = _two_numbers(a, b, "div")
-    if rounding_mode is None:
+    if rounding_mode is None or rounding_mode is NOT_GIVEN:
         with _fp_quiet():
-            return binary(Div, a, b, "div", floating=True)
+            return binary(Div if rounding_mode is NOT_GIVEN else _DivRoundingNone, a, b, "div", floating=True)
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                            f"'{rounding_mode}'")

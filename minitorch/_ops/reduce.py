@@ -4,6 +4,7 @@ from __future__ import annotations
 from .. import _dtype, return_types
 from .. import parts as _parts
 from .._dtype import get_default_dtype
+from ..autograd.grad_mode import STATE
 from . import common
 from . import _prim
 from ._prim import MultiOutputPrimitive, Primitive
@@ -136,6 +137,14 @@ def _half_prod(a, dims, keepdim):
 
 class ProdAll(Prod):
     _node_name = "ProdBackward0"  # prod() of all elements; ProdBackward1 is prod along a dim
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        if not STATE.enabled and int((a == 0).sum()) > 1:  # PyTorch's shortcut: each product of others has a 0
+            ctx.saved_output  # noqa: B018 (unpacking checks its version)
+            return (a.new_zeros(a.shape),)
+        return Prod.backward(ctx, grad)
 
 
 def _prod_of_others(a, dims):

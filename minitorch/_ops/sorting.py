@@ -176,11 +176,20 @@ class Unique(MultiOutputPrimitive):
         raise NotImplementedError("the derivative for '_unique2' is not implemented.")
 
 
+class _UniqueConsecutive(Unique):  # (no derivative, as Unique: no gradient case to cover)
+    _node_name = "UniqueConsecutiveBackward0"
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise NotImplementedError("the derivative for 'unique_consecutive' is not implemented.")
+
+
 def _unique_consecutive(xp, x, dim):
     moved = x.reshape(-1) if dim is None else xp.moveaxis(x, dim, 0)
     n = moved.shape[0]
-    if n == 0:
-        return x.copy(), xp.zeros(x.shape if dim is None else (0,), dtype=xp.int64), xp.zeros(0, dtype=xp.int64)
+    if n == 0:  # (without a dim the values come out flat, as from a non-empty input)
+        vals = x.reshape(-1).copy() if dim is None else x.copy()
+        return vals, xp.zeros(x.shape if dim is None else (0,), dtype=xp.int64), xp.zeros(0, dtype=xp.int64)
     flat = moved.reshape(n, -1)
     change = xp.ones(n, dtype=bool)
     change[1:] = (flat[1:] != flat[:-1]).any(axis=1)
@@ -275,7 +284,7 @@ def unique(a, sorted=True, return_inverse=False, return_counts=False, dim=None):
 
 def unique_consecutive(a, return_inverse=False, return_counts=False, dim=None):
     d = None if dim is None else _dim(a, dim, "unique_consecutive")
-    return _unique_result(Unique.apply(a, dim=d, consecutive=True), return_inverse, return_counts)
+    return _unique_result(_UniqueConsecutive.apply(a, dim=d, consecutive=True), return_inverse, return_counts)
 
 
 def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):

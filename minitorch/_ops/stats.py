@@ -44,8 +44,8 @@ class VarMean(MultiOutputPrimitive):
         (a,) = ctx.saved_tensors
         centered = a - a.mean(ctx.dims, keepdim=True)
         g = _kept(g_mean, ctx.shape, ctx.dims, ctx.keepdim) / ctx.n
-        if ctx.dof == 0 and not bool((g_spread != 0).any()):  # only the mean is used: PyTorch skips the
-            return (g.expand(ctx.shape).contiguous(),)       # spread's nan term (0 * nan would be nan)
+        if not bool((g_spread != 0).any()):  # only the mean is used: PyTorch skips the spread's term
+            return (g.expand(ctx.shape).contiguous(),)  # (0 * nan would be nan, with dof <= 0 or nan data)
         d_var = 2 * centered / ctx.dof
         if cls.root:  # d std = d var / (2 std), and 0 where std is 0 (constant data), as PyTorch
             std = ((centered * centered).sum(ctx.dims, keepdim=True) / ctx.dof).sqrt()

@@ -251,7 +251,7 @@ class Threshold(_Pointwise):
 
     @staticmethod
     def slope(x, threshold, value):
-        return (x > threshold).to(x.dtype)
+        return (x <= threshold).logical_not().to(x.dtype)  # PyTorch's test: a NaN threshold passes the gradient
 
 
 class Softshrink(_Pointwise):

@@ -1,13 +1,18 @@
 """Distances and similarities between vectors, as PyTorch composes them."""
 from __future__ import annotations
 
+from .._ops.reduce import Norm
+
+class _LegacyNorm(Norm):
+    _node_name = "NormBackward1"  # PyTorch's pairwise_distance calls the older at::norm(x, p, dim)
+
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """||x1 - x2 + eps||_p over the last dim (eps keeps the gradient finite at x1 == x2)."""
-    dim = max(x1.ndim, x2.ndim) - 1
-    if dim < 0:
-        return (x1 - x2 + eps).abs()
-    return (x1 - x2 + eps).norm(p, dim, keepdim)
+    d = x1 - x2 + eps
+    if not d.dtype.is_floating_point:
+        d = d.float()
+    return _LegacyNorm.apply(d, p=float(p), dims=(d.ndim - 1,) if d.ndim else (), keepdim=keepdim)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):

@@ -209,27 +209,65 @@ def upsample_bilinear(input, size=None, scale_factor=None):  # noqa: A002
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
+def _shuffle(x, r):
+    """(*, C*r*r, H, W) -> (*, C, H*r, W*r) on an array: a fresh row-major copy."""
+    *lead, c, h, w = x.shape
+    k = len(lead)
+    y = x.reshape(*lead, c // (r * r), r, r, h, w).transpose(*range(k), k, k + 3, k + 1, k + 4, k + 2)
+    return y.copy().reshape(*lead, c // (r * r), h * r, w * r)  # (copy(): always its own memory, r = 1 too)
+
+
+def _unshuffle(x, r):
+    """(*, C, H*r, W*r) -> (*, C*r*r, H, W) on an array: a fresh row-major copy."""
+    *lead, c, h, w = x.shape
+    k = len(lead)
+    y = x.reshape(*lead, c, h // r, r, w // r, r).transpose(*range(k), k, k + 2, k + 4, k + 1, k + 3)
+    return y.copy().reshape(*lead, c * r * r, h // r, w // r)
+
+
+class PixelShuffle(Primitive):
+    """One op, as PyTorch records it (PixelShuffleBackward0, a fresh result even for r = 1);
+    its gradient is the inverse shuffle."""
+    _node_name = "PixelShuffleBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, r):
+        ctx.r = r
+        return _shuffle(a._data, r)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (PixelUnshuffle.apply(grad, r=ctx.r),)
+
+
+class PixelUnshuffle(Primitive):
+    _node_name = "PixelUnshuffleBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, r):
+        ctx.r = r
+        return _unshuffle(a._data, r)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (PixelShuffle.apply(grad, r=ctx.r),)
+
+
 def pixel_shuffle(input, upscale_factor):  # noqa: A002
     """(*, C*r*r, H, W) -> (*, C, H*r, W*r): channels become sub-pixel positions."""
     r = upscale_factor
-    *lead, c, h, w = input.shape
+    c = input.shape[-3]
     if c % (r * r):
         raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
                            f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
-    x = input.reshape(*lead, c // (r * r), r, r, h, w)
-    k = len(lead)
-    x = x.permute(*range(k), k, k + 3, k + 1, k + 4, k + 2)
-    return x.reshape(*lead, c // (r * r), h * r, w * r)
+    return PixelShuffle.apply(input, r=r)
 
 
 def pixel_unshuffle(input, downscale_factor):  # noqa: A002
     """(*, C, H*r, W*r) -> (*, C*r*r, H, W): the inverse of pixel_shuffle."""
     r = downscale_factor
-    *lead, c, h, w = input.shape
+    h, w = input.shape[-2:]
     if h % r or w % r:
         raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor, but got "
                            f"height={h} and width={w} for downscale_factor={r}")
-    x = input.reshape(*lead, c, h // r, r, w // r, r)
-    k = len(lead)
-    x = x.permute(*range(k), k, k + 2, k + 4, k + 1, k + 3)
-    return x.reshape(*lead, c * r * r, h // r, w // r)
+    return PixelUnshuffle.apply(input, r=r)
