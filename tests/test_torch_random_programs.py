@@ -52,6 +52,7 @@ pytestmark = pytest.mark.torch
 
 EXAMPLES = int(os.environ.get("MINITORCH_FUZZ_EXAMPLES", "6000"))
 SEED = os.environ.get("MINITORCH_FUZZ_SEED")
+HYPOTHESIS_EXAMPLES = int(os.environ.get("MINITORCH_HYPOTHESIS_EXAMPLES", "300"))
 
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64"]
 FLOATS = ("float16", "float32", "float64")
@@ -1364,6 +1365,32 @@ def test_random_programs_agree_with_pytorch():
                                   "error (open findings):\n\n" + "\n\n".join(d.report() for d in refused[:5])))
     assert not silent, (f"{len(silent)} silent differences from PyTorch in {EXAMPLES} programs:\n\n"
                         + "\n\n".join(_minimise(d).report() for d in list(silent.values())[:10]))
+
+
+def test_random_programs_drawn_by_hypothesis_agree_with_pytorch():
+    """The same program generator driven by hypothesis (MINITORCH_HYPOTHESIS_EXAMPLES programs,
+    300 by default, derandomized so every run draws the same ones): a silent difference fails
+    with the program hypothesis shrank it to, the fewest steps and simplest values that show it."""
+    pytest.importorskip("torch", reason="PyTorch not installed: differential tests skipped")
+    hypothesis = pytest.importorskip("hypothesis", reason="hypothesis not installed")
+    from hypothesis import strategies as st
+
+    @hypothesis.settings(max_examples=HYPOTHESIS_EXAMPLES, deadline=None, database=None, derandomize=True,
+                         suppress_health_check=list(hypothesis.HealthCheck))
+    @hypothesis.given(st.data())
+    def program_agrees(data):
+        _prepare()
+        try:
+            run_program(Choices(data=data), 8)
+        except Divergence as d:
+            if d.kind != "spurious error" and known(d) is None:  # (a refusal is loud: not a failure)
+                raise
+
+    state = torch.get_rng_state()
+    try:
+        program_agrees()
+    finally:
+        torch.set_rng_state(state)
 
 
 def test_a_divergence_reads_as_a_runnable_program():
