@@ -65,8 +65,8 @@ from ._ops.special import (acos, acosh, addcdiv, addcmul, arccos, arccosh, arcsi
                            arctanh, asin, asinh, atan, atan2, atanh, cosh, deg2rad, digamma, erf, erfc, erfinv, exp2,
                            fix, float_power, frac, i0, lerp, lgamma, log2, log10, logit, nan_to_num, polygamma,
                            rad2deg, sgn, sinc, sinh, tan)
-from ._ops.sorting import (argsort, bincount, bucketize, histc, kthvalue, median, mode, msort, nanmedian,  # noqa
-                           searchsorted, sort, topk, unique, unique_consecutive)
+from ._ops.sorting import (argsort, bincount, bucketize, histc, histogram, kthvalue, median, mode, msort,  # noqa
+                           nanmedian, searchsorted, sort, topk, unique, unique_consecutive)
 from ._ops.scatter import (index_add, index_copy, index_fill, index_put, masked_scatter, masked_select, put,  # noqa
                            scatter, scatter_add, scatter_reduce, take, take_along_dim)
 from ._ops.shape_ops import (broadcast_tensors, broadcast_to, diag, diag_embed, diagonal, diff, meshgrid, ravel,  # noqa

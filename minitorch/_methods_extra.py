@@ -199,7 +199,7 @@ Tensor.triu_ = _tri_(so.Triu, "triu_")
 # ---- ordering ----------------------------------------------------------------------------
 
 for _name in ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode", "unique",
-              "unique_consecutive", "bincount", "histc"]:
+              "unique_consecutive", "bincount", "histc", "histogram"]:
     _method(_name, getattr(sorting, _name))
 
 # ---- index writes ----------------------------------------------------------------------

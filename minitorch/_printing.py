@@ -11,15 +11,14 @@ import math
 import numpy as np
 
 THRESHOLD, EDGEITEMS, LINEWIDTH, PRECISION = 1000, 3, 80, 4
+SCI_MODE = None  # None: scientific when the values call for it (see _Formatter); True/False: always/never
 
 
 _PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
 
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
-    global THRESHOLD, EDGEITEMS, LINEWIDTH, PRECISION
-    if sci_mode is not None:
-        raise NotImplementedError("set_printoptions(sci_mode=...) is not implemented in minitorch")
+    global THRESHOLD, EDGEITEMS, LINEWIDTH, PRECISION, SCI_MODE
     if profile is not None:
         if profile not in _PROFILES:
             raise KeyError(profile)
@@ -28,6 +27,7 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
     THRESHOLD = THRESHOLD if threshold is None else threshold
     EDGEITEMS = EDGEITEMS if edgeitems is None else edgeitems
     LINEWIDTH = LINEWIDTH if linewidth is None else linewidth
+    SCI_MODE = sci_mode  # as in PyTorch, every call sets it: a call without sci_mode goes back to automatic
 
 
 def _summarized(a):
@@ -58,10 +58,7 @@ class _Formatter:
             lo, hi = nonzero.min(), nonzero.max()
             with np.errstate(over="ignore"):  # 1e38 / 1e-45 is inf, which is > 1000 as it should be
                 ratio = hi / lo
-            if self.int_mode:
-                self.sci_mode = ratio > 1000.0 or hi > 1.0e8
-            else:
-                self.sci_mode = ratio > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+            self.sci_mode = ratio > 1000.0 or hi > 1.0e8 or lo < 1.0e-4 if SCI_MODE is None else SCI_MODE
         # as PyTorch: only nonzero finite values set the width (nan, inf and 0 are not padded for)
         self.max_width = max((len(self._raw(v)) for v in signed), default=1)
 

@@ -19,3 +19,4 @@ max, min, sort, topk, kthvalue, median, nanmedian, mode, cummax, cummin = (  # n
     _return_type(n) for n in ("max", "min", "sort", "topk", "kthvalue", "median", "nanmedian", "mode", "cummax",
                               "cummin"))
 aminmax = _return_type("aminmax", ("min", "max"))
+histogram = _return_type("histogram", ("hist", "bin_edges"))

@@ -571,7 +571,7 @@ def test_cross_entropy_ignore_index_and_stability():
 
 
 def test_cross_entropy_argument_errors():
-    with pytest.raises(RuntimeError, match="expected scalar type Long"):
+    with pytest.raises(RuntimeError, match="expected target dtype to be Long or Byte, but got Float"):
         F.cross_entropy(torch.randn(3, 4), torch.tensor([0.0, 1.0, 2.0]))
     with pytest.raises(ValueError, match=r"Expected input batch_size \(3\) to match target batch_size \(2\)"):
         F.cross_entropy(torch.randn(3, 4), torch.tensor([0, 1]))

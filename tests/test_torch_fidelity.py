@@ -2095,3 +2095,103 @@ FOUND_8 = {
 @cases(FOUND_8)
 def test_found_by_random_programs_8(fn):
     same(fn)
+
+
+def _lazy_linear(L):
+    """nn.LazyLinear as the d2l chapters use it: an UninitializedParameter until the first call,
+    then a Linear initialised then (so from the random stream at that point); an optimizer made
+    before the call updates the materialised parameters; a state_dict load gives them its shapes."""
+    L.manual_seed(0)
+    m = L.nn.LazyLinear(3)
+    before = [repr(m), repr(m.weight), type(m.weight).__name__, _error(lambda: m.weight.shape),
+              [repr(v) for v in m.state_dict().values()]]
+    opt = L.optim.SGD(m.parameters(), lr=0.5)
+    y = m(L.arange(8.0).reshape(2, 4))
+    y.sum().backward()
+    opt.step()
+    after = [repr(m), type(m).__name__, m.in_features, type(m.weight).__name__, m.weight, m.bias, y,
+             opt.param_groups[0]["params"][0] is m.weight, L.randn(2)]
+    loaded = L.nn.LazyLinear(2, bias=False)
+    keys = loaded.load_state_dict({"weight": L.ones(2, 5)})
+    loaded_out = [repr(loaded), loaded.weight, repr(keys), loaded(L.ones(1, 5)), repr(loaded)]
+    return before, after, loaded_out
+
+
+def _sci_mode_reprs(L):
+    """set_printoptions(sci_mode=True/False) forces or forbids scientific notation; any later call
+    without sci_mode (here the profile reset) goes back to choosing by the values."""
+    values = ([1e-5, 123.456, 1e4], [1.0, 2000.0], [1.0, 2.0], [1e9, 1.0], [0.5, 1e-5], [0.0, 0.0], [float("nan"), 1.0])
+    out = []
+    try:
+        for mode in (True, False, None):
+            L.set_printoptions(precision=2, sci_mode=mode)
+            out.append([repr(L.tensor(v)) for v in values])
+        L.set_printoptions(sci_mode=False)
+        L.set_printoptions(profile="default")
+        out.append([repr(L.tensor(v)) for v in values])
+    finally:
+        L.set_printoptions(profile="default")
+    return out
+
+
+FOUND_BY_PROGRAMS = {
+    # torch.histogram (makemore's activation plots): equal bins over the data's range, or given edges
+    "histogram": lambda L: [tuple(L.histogram(x, **kw)) for x, kw in (
+        (L.tensor([1.0, 2.0, 1.0, 4.0]), {"bins": 3}), (L.tensor([1.0, 1.0]), {"bins": 4}),
+        (L.tensor([]), {"bins": 2}), (L.tensor([1.0, 2.0, 3.0, 9.0]), {"bins": 2, "range": (0.0, 4.0)}),
+        (L.tensor([1.0, 2.0, 3.0, 4.0]), {"bins": 2, "weight": L.tensor([1.0, 2.0, 3.0, 4.0]), "density": True}),
+        (L.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=L.float64), {"bins": L.tensor([0.0, 2.0, 5.0], dtype=L.float64)}),
+        (L.linspace(-1, 1, 50).tanh(), {"density": True}))] + [
+        L.tensor([1.0, 2.0]).histogram(2).bin_edges, type(L.histogram(L.tensor([1.0]), 1)).__name__],
+    "histogram_errors": lambda L: [_error(f) for f in (
+        lambda: L.histogram(L.tensor([1, 2]), bins=2),
+        lambda: L.histogram(L.tensor([1.0, 2.0]), bins=L.tensor([0.0, 2.0], dtype=L.float64)),
+        lambda: L.histogram(L.tensor([1.0, 2.0]), bins=0),
+        lambda: L.histogram(L.tensor([1.0, 2.0]), bins=2, range=(3.0, 1.0)),
+        lambda: L.histogram(L.tensor([1.0, float("inf")]), bins=2))],
+    "lazy_linear": _lazy_linear,
+    "set_printoptions_sci_mode": _sci_mode_reprs,
+    # nn.init.orthogonal_ draws PyTorch's normals (so the stream after it agrees too) and QR-factors them
+    "orthogonal_init": lambda L: (L.manual_seed(0), [L.nn.init.orthogonal_(L.empty(*s), gain=g) for s, g in (
+        ((3, 3), 1.0), ((2, 5), 2.0), ((5, 2), 1.0), ((4, 2, 3), 0.5))], L.randn(3),
+        _error(lambda: L.nn.init.orthogonal_(L.empty(3))), L.nn.init.orthogonal_(L.empty(0, 3)))[1:],
+    # the errors beginners meet first, in PyTorch's words: class ids of the wrong dtype or shape,
+    # a float64 batch into a float32 layer (Linear with a bias is one addmm in PyTorch), matmul's
+    # dtype errors as the kernel its shapes lead to words them
+    "class_id_target_errors": lambda L: [_error(f) for f in (
+        lambda: L.nn.CrossEntropyLoss()(L.zeros(3, 5), L.tensor([1.0, 0.0, 4.0])),
+        lambda: L.nn.functional.nll_loss(L.zeros(3, 5), L.tensor([1, 0, 4]).int()),
+        lambda: L.nn.functional.nll_loss(L.zeros(3, 5), L.tensor([True, False, True])),
+        lambda: L.nn.CrossEntropyLoss()(L.zeros(3, 5), L.tensor([[1], [0], [4]])),
+        lambda: L.nn.CrossEntropyLoss()(L.zeros(3, 5), L.zeros(3, 1)),
+        lambda: L.nn.CrossEntropyLoss()(L.zeros(3, 5), L.tensor([1, 0])),
+        lambda: L.nn.CrossEntropyLoss()(L.zeros(3, 5), L.tensor(1)),
+        lambda: L.nn.CrossEntropyLoss()(L.zeros(2, 5, 4), L.zeros(2, 3, dtype=L.int64)),
+        lambda: L.nn.CrossEntropyLoss()(L.zeros(2, 5, 4), L.zeros(2, 4, 1, dtype=L.int64)),
+        lambda: L.nn.functional.nll_loss(L.zeros(5), L.tensor([1, 2, 3])),
+        lambda: L.nn.functional.nll_loss(L.zeros(5), L.zeros(2, 3, dtype=L.int64)),
+        lambda: L.nn.functional.nll_loss(L.tensor(1.0), L.tensor(0)))],
+    "nll_loss_of_one_row_takes_a_one_element_target": lambda L: (lambda x: [
+        L.nn.functional.nll_loss(x, L.tensor([2])), L.nn.functional.nll_loss(x, L.tensor([2]), reduction="none"),
+        L.nn.functional.cross_entropy(x, L.tensor([2]), reduction="sum"), L.nn.functional.nll_loss(x, L.tensor(2))])(
+        L.tensor([0.5, -1.0, 2.0, 0.25])),
+    "matmul_dtype_errors": lambda L: [_error(f) for f in (
+        lambda: L.nn.Linear(3, 1)(L.ones(2, 3, dtype=L.float64)),
+        lambda: L.nn.Linear(3, 1)(L.ones(2, 3, dtype=L.int64)),
+        lambda: L.nn.Linear(3, 1)(L.ones(3, dtype=L.float16)),
+        lambda: L.nn.Linear(3, 1)(L.ones(5, 2, 3, dtype=L.float64)),
+        lambda: L.nn.Linear(3, 1, bias=False)(L.ones(2, 3, dtype=L.float64)),
+        lambda: L.nn.Linear(3, 2)(L.ones(5, 4, 3, dtype=L.float64).transpose(0, 1)),
+        lambda: L.nn.functional.linear(L.ones(5, 4, 3, dtype=L.float64).transpose(0, 1), L.ones(2, 3), L.ones(2)),
+        lambda: L.ones(4, 3, dtype=L.float64) @ L.ones(3, 2),
+        lambda: L.ones(4, 3, dtype=L.float64) @ L.ones(2, 3, 2),
+        lambda: L.ones(2, 4, 3) @ L.ones(2, 3, 2, dtype=L.float64),
+        lambda: L.ones(5, 4, 3, dtype=L.float64) @ L.ones(3, 2),
+        lambda: L.ones(4, 3, dtype=L.float64) @ L.ones(3),
+        lambda: L.bmm(L.ones(2, 2, 3), L.ones(2, 3, 2, dtype=L.float64)))],
+}
+
+
+@cases(FOUND_BY_PROGRAMS)
+def test_found_by_beginner_programs(fn):
+    same(fn)

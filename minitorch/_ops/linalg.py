@@ -137,9 +137,17 @@ def _check_pair(a, b, op):
         if a.ndim == 1 and b.ndim == 1:
             raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {a.dtype._short} and "
                                f"{b.dtype._short}")
+        hint = f" ({op} does not promote; convert one, e.g. b.to(a.dtype))"
+        # PyTorch's wording is that of the kernel the shapes lead to: bmm, addmv or mm (a batch
+        # times a matrix is folded into one mm when it can be viewed so, or the matrix needs a grad)
+        if b.ndim > 2 or (a.ndim > 2 and b.ndim == 2 and not (a.is_contiguous() or b.requires_grad)):
+            raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}" + hint)
+        if a.ndim == 2 and b.ndim == 1:
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {b.dtype._short}, "
+                               f"{a.dtype._short}, and {b.dtype._short}" + hint)
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {_CTYPE[a.dtype.name]} != {_CTYPE[b.dtype.name]} "
-            f"({op} does not promote; convert one, e.g. b.to(a.dtype))")
+            f"expected m1 and m2 to have the same dtype, but got: {_CTYPE[a.dtype.name]} != {_CTYPE[b.dtype.name]}"
+            + hint)
 
 
 def mm(a, b):

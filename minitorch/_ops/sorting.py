@@ -1,11 +1,13 @@
 """Ordering: sort, argsort, msort, topk, kthvalue, median, nanmedian, mode, unique,
-unique_consecutive, searchsorted, bucketize, histc, bincount.
+unique_consecutive, searchsorted, bucketize, histc, histogram, bincount.
 
 The ops that pick elements (sort, topk, kthvalue, median along a dim, mode) return
 (values, indices); their gradient goes back to the positions the indices name. NaN sorts as
 the largest value, as in PyTorch.
 """
 from __future__ import annotations
+
+import math
 
 from .. import _dtype, return_types
 from . import common
@@ -344,6 +346,47 @@ def histc(a, bins=100, min=0, max=0):  # noqa: A002
         raise RuntimeError("torch.histc: max must be larger than min")
     counts, _ = xp.histogram(x[(x >= lo) & (x <= hi)], bins=int(bins), range=(lo, hi))
     return Tensor._make(counts.astype(x.dtype), a._device)
+
+
+def histogram(a, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+    """(hist, bin_edges): `bins` equal bins over `range` (the data's own range by default), or the
+    edges given as a 1-D tensor; `density` divides by the total weight and the bin widths."""
+    from .._factories import linspace
+    from .._tensor import Tensor
+    if not a.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{a.dtype._short}'")
+    xp, x = a._device.xp, a._data.reshape(-1)
+    if isinstance(bins, Tensor):
+        if bins.ndim != 1:
+            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got "
+                               f"{bins.ndim} dimensions in the bins tensor for dimension 0")
+        if bins.dtype != a.dtype:
+            raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+                               f"input with dtype {a.dtype._short.lower()} and bins for dimension 0 with dtype "
+                               f"{bins.dtype._short.lower()}")
+        edges = common.to_device_of(bins, a._device)
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        if range is not None:
+            lo, hi = float(range[0]), float(range[1])
+        else:
+            lo, hi = (float(x.min()), float(x.max())) if x.size else (0.0, 1.0)
+        if lo > hi:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {lo:g} max {hi:g} "
+                               "for dimension 0")
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{lo:g}, {hi:g}] is not finite")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = linspace(lo, hi, int(bins) + 1, dtype=a.dtype, device=a.device)
+    w = None if weight is None else common.to_device_of(weight, a._device)._data.reshape(-1)
+    counts, _ = xp.histogram(x, bins=edges._data, weights=w)
+    counts = counts.astype(x.dtype)
+    if density:
+        total = counts.sum()
+        counts = counts / (total * xp.diff(edges._data)) if total else counts
+    return return_types.histogram(Tensor._make(counts.astype(x.dtype), a._device), edges.clone())
 
 
 def bincount(a, weights=None, minlength=0):

@@ -16,8 +16,8 @@ from .attention import MultiheadAttention
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .layers import (Bilinear, CosineSimilarity, Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Fold,
-                     Identity, Linear, PairwiseDistance, PixelShuffle, PixelUnshuffle, Unflatten, Unfold, Upsample,
-                     UpsamplingBilinear2d, UpsamplingNearest2d)
+                     Identity, LazyLinear, Linear, PairwiseDistance, PixelShuffle, PixelUnshuffle, Unflatten, Unfold,
+                     Upsample, UpsamplingBilinear2d, UpsamplingNearest2d)
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
                    HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
                    MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
@@ -28,7 +28,7 @@ from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, In
 from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
                       ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
                       ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
-from .parameter import Parameter
+from .parameter import Parameter, UninitializedParameter
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
                       AvgPool2d, LPPool1d, LPPool2d, MaxPool1d, MaxPool2d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase

@@ -320,17 +320,22 @@ def _class_dim(input):  # noqa: A002
 
 
 def _check_targets(input, target, op):  # noqa: A002
-    if target.dtype.is_floating_point or target.dtype is _dtype.bool:
-        raise RuntimeError(f"expected scalar type Long but found {target.dtype._short} ({op} with class-index "
-                           "targets needs integer class ids: use target.long())")
-    cdim = _class_dim(input)
-    expect = input.shape[:cdim] + input.shape[cdim + 1:]
-    if tuple(target.shape) != tuple(expect):
-        if input.ndim >= 2 and target.ndim >= 1 and target.shape[0] != input.shape[0]:
-            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-                             f"({target.shape[0]}).")
-        raise RuntimeError(f"{op}: expected target of shape {list(expect)} for input of shape {list(input.shape)} "
-                           f"(class dim {cdim}), got {list(target.shape)}")
+    """PyTorch's shape checks, in its order: (N, C) or (C,) input takes (N,) or () class ids,
+    (N, C, d1, ...) takes (N, d1, ...)."""
+    if input.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    batch = target.shape[0] if target.ndim else 0
+    if input.ndim != 1 and batch != input.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({batch}).")
+    expect = input.shape[:1] + input.shape[2:] if input.ndim >= 2 else ()
+    hint = (f" ({op}: input of shape {list(input.shape)} takes class ids of shape {list(expect)}, "
+            f"got {list(target.shape)})")
+    if input.ndim <= 2 and target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported" + hint)
+    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
+    if input.ndim > 2 and tuple(target.shape) != tuple(expect):
+        raise RuntimeError(f"Expected target size {list(expect)}, got {list(target.shape)}" + hint)
 
 
 class NllLoss(Primitive):
@@ -428,6 +433,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
                            f"{input.device} and {weight.device}! (in nll_loss: move the weight with .to(device))")
     t = target._data
+    if input.ndim == 1:
+        t = t.reshape(())  # a (C,) input takes one class id, as () or (1,); the loss is 0-d either way
     if t.size:
         kept = t[t != ignore_index]
         if kept.size and (int(kept.min()) < 0 or int(kept.max()) >= n_classes):

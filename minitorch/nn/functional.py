@@ -68,6 +68,11 @@ def linear(input, weight, bias=None):  # noqa: A002
     """y = x W^T + b, for x of shape (*, in_features) and W of shape (out_features, in_features)."""
     if _fused.linear_fits(input, weight, bias):
         return _fused.linear(input, weight, bias)
+    if bias is not None and input.dtype is not weight.dtype and (input.ndim <= 2 or input.is_contiguous()):
+        # PyTorch folds this case into one addmm, and words its error so
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {input.dtype._short} and "
+                           f"{weight.dtype._short} (the input is {input.dtype.name}, the weight "
+                           f"{weight.dtype.name}: convert the input, e.g. x.to(weight.dtype))")
     out = input.matmul(weight.t())
     return out if bias is None else out + bias
 

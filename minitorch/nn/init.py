@@ -137,6 +137,27 @@ def eye_(tensor):
         return tensor.copy_(eye(*tensor.shape, dtype=tensor.dtype))
 
 
+def orthogonal_(tensor, gain=1.0, generator=None):
+    """A (semi-)orthogonal matrix, times gain: the Q of the QR factorisation of a N(0, 1) matrix
+    (rows by the rest of the dims flattened), its columns' signs fixed so that Q is uniform."""
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    from .._tensor import Tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flat = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
+    xp, a = flat._device.xp, flat._data
+    a = a.T if rows < cols else a
+    q, r = xp.linalg.qr(a)
+    q = q * xp.sign(xp.diagonal(r))
+    q = q.T if rows < cols else q
+    with no_grad():
+        tensor.view_as(flat).copy_(Tensor._make(xp.ascontiguousarray(q.astype(a.dtype)), flat._device))
+        return tensor.mul_(gain)
+
+
 def xavier_uniform_(tensor, gain=1.0, generator=None):
     """U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out))."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)

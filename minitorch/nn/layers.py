@@ -7,7 +7,7 @@ from .. import _factories
 from . import functional as F
 from . import init
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, UninitializedParameter
 
 
 def _empty(*shape, device=None, dtype=None):
@@ -57,6 +57,50 @@ class Linear(Module):
 
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class LazyLinear(Linear):
+    """A Linear that reads in_features from its first input. Until that call its weight and bias
+    are UninitializedParameters; the call makes them, initialises them as Linear does, and the
+    module becomes a plain Linear (as in PyTorch, `type(m)` changes)."""
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        Module.__init__(self)
+        self.in_features, self.out_features = 0, out_features
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+        else:
+            self.register_parameter("bias", None)
+        self._initialize_hook = self.register_forward_pre_hook(_infer_parameters)
+
+    def has_uninitialized_params(self):
+        return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):  # noqa: A002
+        from ..autograd.grad_mode import no_grad
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
+        if self.in_features == 0:  # the parameters came from load_state_dict
+            self.in_features = input.shape[-1]
+
+
+def _infer_parameters(module, args):
+    module.initialize_parameters(*args)
+    module._initialize_hook.remove()
+    del module._initialize_hook
+    module.__class__ = module.cls_to_become
 
 
 class Embedding(Module):

@@ -16,7 +16,7 @@ import itertools
 
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
-from .parameter import Parameter
+from .parameter import Parameter, UninitializedParameter
 
 
 class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -333,7 +333,7 @@ class Module:
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, p in self._parameters.items():
             if p is not None:
-                destination[prefix + name] = p if keep_vars else p.detach()
+                destination[prefix + name] = p if keep_vars or isinstance(p, UninitializedParameter) else p.detach()
         for name, b in self._buffers.items():
             if b is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = b if keep_vars else b.detach()
@@ -358,6 +358,9 @@ class Module:
                 missing.append(key)
                 continue
             src = state_dict[key]
+            if isinstance(own, UninitializedParameter) and isinstance(src, Tensor) and \
+                    not isinstance(src, UninitializedParameter):
+                own.materialize(src.shape)  # a lazy module takes the checkpoint's shape
             if not isinstance(src, Tensor):
                 errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
                               f"object from checkpoint but received {type(src)}")

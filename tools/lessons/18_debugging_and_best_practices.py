@@ -426,7 +426,7 @@ inputs, copied
 # |---|---|---|
 # | `mat1 and mat2 shapes cannot be multiplied` | `.shape` of both | transpose (`.T`), reshape |
 # | a loss that is a number but wrong, a broadcast warning | `pred.shape` vs `target.shape` | `squeeze` / `unsqueeze` |
-# | `expected ... same dtype`, `expected scalar type Long` | `.dtype` | `.float()`, `.long()` |
+# | `expected ... same dtype`, `expected target dtype to be Long` | `.dtype` | `.float()`, `.long()` |
 # | `Expected all tensors to be on the same device` | `.device` | `.to(device)` for model and data |
 # | `a leaf Variable that requires grad ... in-place` | `requires_grad`, `is_leaf` | update under `no_grad()` |
 # | `backward through the graph a second time` | the loop | forward again, or `retain_graph=True` |
