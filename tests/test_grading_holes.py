@@ -545,3 +545,28 @@ def test_the_old_and_new_layouts_of_a_class_folder_give_a_row_per_file(tmp_path,
     assert set(rows) == {"ok.ipynb", "UPPER.IPYNB", ".hidden_student.ipynb", "n.ipynb", "empty.ipynb", "fifo.ipynb"}
     assert rows["fifo.ipynb"]["verdict"] == "refused" and rows["empty.ipynb"]["verdict"] == "malformed"
     assert all(r["reason"] or r["verdict"] == "graded" for r in rows.values())
+
+
+def test_an_internal_error_is_tried_once_more_and_then_is_that_files_verdict(tmp_path, strides, monkeypatch):
+    """A transient failure of the grader's own machinery (the OS refusing a process under load)
+    costs the learner nothing; one that stays is a grader_error with zero points, never a crash."""
+    from minitorch_course.grading import grader
+    key, _sol, solved = strides
+    path = write(tmp_path, "a.ipynb", solved)
+    real, calls = grader._grade, []
+
+    def once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise OSError("Resource temporarily unavailable")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(grader, "_grade", once)
+    res = grade_submission(path, key, Limits())
+    assert len(calls) == 2 and res.verdict == "graded" and res.score == res.max_score
+
+    def always(*args, **kwargs):
+        raise OSError("Resource temporarily unavailable")
+    monkeypatch.setattr(grader, "_grade", always)
+    res = grade_submission(path, key, Limits())
+    assert res.verdict == "grader_error" and res.score == 0 and "OSError" in res.reason
+    assert all(q.status == "error" for q in res.questions)

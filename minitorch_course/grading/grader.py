@@ -223,16 +223,20 @@ def grade_submission(path, key: AnswerKey, limits: Limits, student=None, protect
     hide_hidden: say that a hidden test failed without showing its input and expected value.
     protected: folders the sandbox may not read (the solutions' folder always is one)."""
     path = Path(path)
-    res = SubmissionResult(display_name(student if student is not None else path.stem),
-                           display_name(path), "graded", max_score=key.max_score, exercise=key.name)
     t0 = time.monotonic()
     protected = {*(str(Path(p).resolve()) for p in protected), str(key.path.resolve().parent)}
-    try:
-        _grade(path, key, limits, res, sorted(protected), hide_hidden, self_test)
-    except Exception as e:  # noqa: BLE001 - one broken submission never stops the batch
+    for attempt in (1, 2):  # an internal error (the OS refusing a process under load, say) is tried once more
+        res = SubmissionResult(display_name(student if student is not None else path.stem),
+                               display_name(path), "graded", max_score=key.max_score, exercise=key.name)
+        try:
+            _grade(path, key, limits, res, sorted(protected), hide_hidden, self_test)
+            break
+        except Exception as e:  # noqa: BLE001 - one broken submission never stops the batch
+            failure = (f"internal error while grading: {type(e).__name__}: {e}", traceback.format_exc(limit=5))
+    else:
         res.verdict = "grader_error"
-        res.reason = display_name(f"internal error while grading: {type(e).__name__}: {e}")
-        res.notes.append(display_name(traceback.format_exc(limit=5)))
+        res.reason = display_name(failure[0])
+        res.notes.append(display_name(failure[1]))
         res.questions = _zero(key, "error", "not graded (grader error)")
         res.score = 0.0
     res.seconds = round(time.monotonic() - t0, 3)
