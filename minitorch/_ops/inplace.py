@@ -139,7 +139,7 @@ def write_result(self, out, op):
     self._storage.version += 1
     if node is not None:
         _rebase(self, node)
-        if getattr(node._fn, "saves_output", False) and "_saved_output" in node.__dict__:
+        if "_saved_output" in node.__dict__:
             node._saved_output = SavedOutput(self)  # as run_inplace: a later write into self is caught
     return self
 

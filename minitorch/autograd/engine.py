@@ -296,9 +296,13 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 if nxt is None:
                     continue
                 if g is not None:
-                    if not arrays or wrapped:
-                        g = _validate(g, nxt._output_meta[nr], node, i)
-                    g = g if not arrays else g._data if wrapped else _validate_array(g, nxt._output_meta[nr], node, i)
+                    meta = nxt._output_meta[nr]
+                    if not arrays:
+                        g = _validate(g, meta, node, i)
+                    elif wrapped:  # a node that ran on Tensors hands its next node an array again
+                        g = _validate(g, meta, node, i)._data
+                    else:
+                        g = _validate_array(g, meta, node, i)
                     _add(buffers, nxt, nr, g)
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
