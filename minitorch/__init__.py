@@ -27,7 +27,8 @@ from ._tensor import Tensor
 from . import _methods  # noqa: F401  (attaches operators and methods to Tensor)
 from . import cuda  # noqa: F401  (registers the "cuda" device type; CuPy itself loads lazily)
 from . import autograd
-from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,  # noqa: E402
+                       set_grad_enabled)
 from ._factories import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace,
                          multinomial, normal, ones, ones_like, rand, rand_like, randint, randint_like, randn,
                          randn_like, randperm, tensor, zeros, zeros_like)
@@ -58,9 +59,12 @@ from ._ops.out import (abs, absolute, add, all, amax, amin, any, argmax, argmin,
                        pow, prod, reciprocal, remainder, round, rsqrt, sigmoid, sign, sin, softmax, sqrt, square,
                        stack, std, sub, subtract, sum, tanh, true_divide, trunc, var, vstack, where)
 from ._tensor import LEGACY_TYPES as _LEGACY_TYPES, contiguous_format, memory_format, preserve_format  # noqa: E402
+
+ger = outer  # outer's old name, still in PyTorch
 from . import backends  # noqa: E402,F401  (torch.backends.mps / cudnn probes)
 globals().update(_LEGACY_TYPES)  # FloatTensor, LongTensor, ...: the legacy typed constructors
 from . import _methods_extra  # noqa: F401,E402  (the wider API's Tensor methods)
+from . import _methods_compat  # noqa: F401,E402  (other names PyTorch code uses)
 from ._ops.special import (acos, acosh, addcdiv, addcmul, arccos, arccosh, arcsin, arcsinh, arctan, arctan2,  # noqa
                            arctanh, asin, asinh, atan, atan2, atanh, cosh, deg2rad, digamma, erf, erfc, erfinv, exp2,
                            fix, float_power, frac, i0, lerp, lgamma, log2, log10, logit, nan_to_num, polygamma,
@@ -95,6 +99,10 @@ def is_floating_point(t):
 
 def is_complex(t):
     return False  # minitorch has no complex dtypes
+
+
+def is_inference(t):
+    return t.is_inference()
 
 
 def argwhere(t):
@@ -169,4 +177,23 @@ from .nn.functional import (adaptive_avg_pool1d, adaptive_max_pool1d, avg_pool1d
 from . import serialization, special  # noqa: E402
 from . import linalg  # noqa: E402
 from .linalg import det, inv as inverse  # noqa: E402
+from ._linalg_legacy import (cholesky, logdet, matrix_power, pinverse, qr, slogdet,  # noqa: E402
+                             svd)
+from ._typeinfo import finfo, iinfo  # noqa: E402
+from . import accelerator, testing, version  # noqa: E402,F401
+from ._runtime import (are_deterministic_algorithms_enabled, compile, get_deterministic_debug_mode,  # noqa
+                       get_device, get_float32_matmul_precision, get_num_interop_threads, get_num_threads,
+                       is_deterministic_algorithms_warn_only_enabled, is_warn_always_enabled,
+                       set_deterministic_debug_mode, set_float32_matmul_precision, set_flush_denormal,
+                       set_num_interop_threads, set_num_threads, set_warn_always, typename,
+                       use_deterministic_algorithms)
+from ._ops.numerics import (block_diag, corrcoef, cov, cumulative_trapezoid, diagflat, gcd, isneginf,  # noqa
+                            isposinf, isreal, lcm, logaddexp, logaddexp2, nanquantile, quantile, trapezoid, trapz,
+                            tril_indices, triu_indices)
+# the constants and comparison aliases PyTorch exports
+import math as _math  # noqa: E402
+
+pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 from .serialization import load, save  # noqa: E402
+from . import distributions  # noqa: E402,F401

@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _device as _dev
 from . import _dtype
+from ._errors import hinted
 from . import _random as _rand
 from ._size import Size
 
@@ -40,6 +41,9 @@ def _missing(device):
 def _finish(arr, device, requires_grad, op):
     t = _T()._make(arr, device)
     if requires_grad:
+        if not t.dtype.is_floating_point:  # (a factory's wording, capitalised, is not requires_grad_()'s)
+            raise hinted(RuntimeError, "Only Tensors of floating point and complex dtype can require gradients",
+                         f"{op}(requires_grad=True) of {t.dtype}: pass dtype=minitorch.float32")
         t.requires_grad_(True)
     return t
 

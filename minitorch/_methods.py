@@ -32,7 +32,7 @@ for _name, _fn in {
     "bitwise_and": pw.bitwise_and, "bitwise_or": pw.bitwise_or, "bitwise_xor": pw.bitwise_xor,
     "bitwise_left_shift": pw.bitwise_left_shift, "bitwise_right_shift": pw.bitwise_right_shift, "rsub": pw.rsub,
     "matmul": linalg.matmul, "mm": linalg.mm, "bmm": linalg.bmm, "dot": linalg.dot, "mv": linalg.mv,
-    "outer": linalg.outer,
+    "outer": linalg.outer, "ger": linalg.outer,  # (ger: outer's old name, still in PyTorch)
 }.items():
     _method(_name, _fn)
 
@@ -52,7 +52,7 @@ def _fast(array_op, slow, kinds, prim=None):
         if other.__class__ is Tensor and self.__class__ is Tensor:
             sd, od = self._data, other._data
             if (sd.dtype is od.dtype and self._device is other._device
-                    and self._seen_rebases is None and other._seen_rebases is None
+                    and self._seen_version is None and other._seen_version is None
                     and sd.flags.c_contiguous and od.flags.c_contiguous):
                 if (self._requires_grad or other._requires_grad) and state.enabled:
                     # (a tensor that requires grad is a float one: its dtype is one of `kinds`)
@@ -390,8 +390,8 @@ for _cls, _uf, _op, _fl, _kernel in [
 _round_ = Tensor.round_
 
 
-def round_(self, *, decimals=0):
-    if decimals == 0:
+def round_(self, *, decimals=None):
+    if decimals is None:  # (decimals=0, given, is RoundBackward1 as in PyTorch)
         return _round_(self)
     pw.round(self.detach(), decimals=decimals)  # the argument checks (integer tensors refuse decimals)
 

@@ -19,9 +19,7 @@ _PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4,
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
     global THRESHOLD, EDGEITEMS, LINEWIDTH, PRECISION, SCI_MODE
-    if profile is not None:
-        if profile not in _PROFILES:
-            raise KeyError(profile)
+    if profile in _PROFILES:  # (as in PyTorch, another name is ignored)
         PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = _PROFILES[profile]
     PRECISION = PRECISION if precision is None else precision
     THRESHOLD = THRESHOLD if threshold is None else threshold
@@ -125,8 +123,13 @@ def tensor_str(t, prefix="tensor("):
         body = _nd(arr, indent, summarize, fmt)
         if t.dtype not in (_dtype.get_default_dtype(), int64, _bool):
             suffixes.append(f"dtype={t.dtype!r}")
-    if t.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
+    try:
+        grad_fn = t.grad_fn
+        grad_fn_name = None if grad_fn is None else type(grad_fn).__name__
+    except RuntimeError:  # (a view made under no_grad whose memory was then written: PyTorch shows this)
+        grad_fn_name = "Invalid"
+    if grad_fn_name is not None:
+        suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
     full = prefix + body

@@ -219,8 +219,18 @@ def _madd32(a, b, c):
     return fma32(a, b, c) if VECTOR_KERNELS else np.float32(a) * np.float32(b) + np.float32(c)
 
 
+def _fused64(a, b, c):
+    """fma64(a, b, c); where its emulation overflows into NaN (an infinite or huge std or mean), IEEE's
+    a * b + c, which is then what a true fused multiply-add gives too (inf, or the finite value)."""
+    out = fma64(a, b, c)
+    if not np.isnan(out).any():
+        return out
+    plain = np.float64(a) * b + c
+    return np.where(np.isnan(out) & ~np.isnan(plain), plain, out)
+
+
 def _madd64(a, b, c):
-    return fma64(a, b, c) if VECTOR_KERNELS else np.float64(a) * b + c
+    return _fused64(a, b, c) if VECTOR_KERNELS else np.float64(a) * b + c
 
 
 # ---- the draws ---------------------------------------------------------------------------------
@@ -315,7 +325,7 @@ def _box_muller64(u, mean, std):
 
 def _scale64(z, mean, std):
     """fma(z, std, mean); for N(0, 1) that is z + 0.0 (which turns -0.0 into 0.0, as fma does)."""
-    return z + 0.0 if (mean, std) == (0.0, 1.0) else fma64(z, std, mean)
+    return z + 0.0 if (mean, std) == (0.0, 1.0) else _fused64(z, std, mean)
 
 
 def _box_muller32_libm(u, mean, std):
@@ -459,6 +469,12 @@ def _uniform1(g):
     return float(unit64(g, 1)[0])
 
 
+def _int64(x):
+    """C's cast of floor(x) to int64, as the CPU does it: out of range (inf, nan, huge rates) gives
+    the smallest int64, which PyTorch then returns as the count."""
+    return math.floor(x) if math.isfinite(x) and -2.0 ** 63 <= x < 2.0 ** 63 else -2 ** 63
+
+
 def _poisson_one(g, lam):
     if lam >= 10:  # transformed rejection (Hoermann 1993)
         slam, loglam = math.sqrt(lam), math.log(lam)
@@ -470,7 +486,7 @@ def _poisson_one(g, lam):
             u = _uniform1(g) - 0.5
             v = _uniform1(g)
             us = 0.5 - abs(u)
-            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            k = _int64((2 * a / us + b) * u + lam + 0.43)
             if us >= 0.07 and v <= vr:
                 return k
             if k < 0 or (us < 0.013 and v > us):

@@ -18,17 +18,17 @@ from . import _device as _dev
 from . import _dtype
 from . import parts as _parts
 from ._size import Size
+from ._errors import hinted
 from .autograd.grad_mode import STATE
 
 
 class _Storage:
-    """What all views of one piece of memory share: the version counter, and how many recorded
-    in-place ops rewrote its history (views taken before one of those need a new grad_fn)."""
+    """What all views of one piece of memory share: the version counter (a view whose grad_fn
+    was made at an older version needs a new one: see autograd.function.refresh_view)."""
 
-    # Class defaults, not __init__: every op makes a storage, and most are never written to
+    # A class default, not __init__: every op makes a storage, and most are never written to
     # (an instance gets its own value only when an in-place op bumps it).
     version = 0
-    rebases = 0
 
 
 class Tensor:
@@ -39,12 +39,12 @@ class Tensor:
         "_data", "_device", "_storage",
         "_base",  # for a view, the tensor that owns the memory
         "_requires_grad",  # read through `requires_grad`; the library's own hot paths read it directly
-        "_grad", "grad_fn", "_output_nr", "_retains_grad",
+        "_grad", "_grad_fn", "_output_nr", "_retains_grad",
         "_accum",  # this leaf's AccumulateGrad node, once it has been recorded (see autograd/function.py)
         "_accum_hooks",  # hooks on a leaf's gradient, run before accumulation
         "_no_grad_view",  # a view taken under no_grad: may not be modified in place with grad mode on
         "_multi_view",  # an output of split/unbind (or a view of one) in the graph: no in-place ops on it
-        "_seen_rebases",  # for a view made by a view op: the storage's `rebases` its grad_fn reflects
+        "_seen_version",  # for a view made by a view op: the storage version its grad_fn reflects
         "__dict__", "__weakref__")
     __array_priority__ = 1000  # so `ndarray + tensor` calls Tensor.__radd__
     __hash__ = object.__hash__  # tensors are hashed by identity, as in PyTorch
@@ -68,12 +68,14 @@ class Tensor:
         t._storage = _Storage() if storage is None else storage
         t._base = base
         t._requires_grad = False
-        t._grad = t.grad_fn = None
+        t._grad = t._grad_fn = None
         t._output_nr = 0
         t._retains_grad = False
         t._accum = t._accum_hooks = None
         t._no_grad_view = False
-        t._multi_view = t._seen_rebases = None
+        t._multi_view = t._seen_version = None
+        if STATE.inference:
+            t._inference = True
         return t
 
     @classmethod
@@ -212,6 +214,16 @@ class Tensor:
         self._grad = value
 
     @property
+    def grad_fn(self):
+        """The node that made this tensor (None for a leaf). A view whose memory was written in place
+        since its node was made (through its base, another view, or under no_grad) gets a new one
+        here, as in PyTorch: a strided view of its base as the base is now (AsStridedBackward0)."""
+        if self._seen_version is not None and self._seen_version != self._storage.version:
+            from .autograd.function import refresh_view
+            refresh_view(self)
+        return self._grad_fn
+
+    @property
     def requires_grad(self):
         return self._requires_grad
 
@@ -222,8 +234,8 @@ class Tensor:
         if self.grad_fn is not None:
             raise RuntimeError(_NON_LEAF_FLAG if value else _NON_LEAF_FLAG + _NON_LEAF_HINT)
         if value and not self.dtype.is_floating_point:
-            raise RuntimeError(f"only Tensors of floating point and complex dtype can require gradients (this one "
-                               f"is {self.dtype}; convert it first, e.g. t = t.float())")
+            raise hinted(RuntimeError, "only Tensors of floating point and complex dtype can require gradients",
+                         f"this one is {self.dtype}; convert it first, e.g. t = t.float()")
         self._requires_grad = value
 
     @property
@@ -272,6 +284,14 @@ class Tensor:
     def is_floating_point(self):
         return self.dtype.is_floating_point
 
+    _inference = False  # made inside inference_mode() (Tensor._make)
+
+    def is_inference(self):
+        """True for a tensor made inside inference_mode(), as PyTorch's inference tensors; what
+        PyTorch then refuses them (in-place updates and autograd outside the mode) is not enforced
+        (README: Differences from PyTorch)."""
+        return self._inference
+
     def type(self, dtype=None):
         """`t.type()` names the legacy type ('torch.FloatTensor'); `t.type(minitorch.LongTensor)`,
         `t.type('torch.LongTensor')` or `t.type(minitorch.int64)` converts."""
@@ -291,10 +311,9 @@ class Tensor:
     # ---- conversion --------------------------------------------------------------------
     def item(self):
         if self._data.size != 1:
-            raise RuntimeError(
-                f"a Tensor with {self._data.size} elements cannot be converted to Scalar "
-                f"(item() needs exactly one element; this tensor has shape {list(self.shape)}; "
-                "index it first, e.g. t[0].item(), or use t.tolist())")
+            raise hinted(RuntimeError, f"a Tensor with {self._data.size} elements cannot be converted to Scalar",
+                         f"item() needs exactly one element; this tensor has shape {list(self.shape)}: index it "
+                         "first, e.g. t[0].item(), or use t.tolist()")
         return self._data.reshape(-1)[0].item()
 
     def tolist(self):
@@ -340,13 +359,13 @@ class Tensor:
 
     def __bool__(self):
         if self._data.size != 1:
-            raise RuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous (shape {list(self.shape)}; "
-                "use .any() or .all())")
+            raise hinted(RuntimeError, "Boolean value of Tensor with no values is ambiguous" if not self._data.size
+                         else "Boolean value of Tensor with more than one value is ambiguous",
+                         f"shape {list(self.shape)}: use .any() or .all()")
         return bool(self._data.reshape(-1)[0])
 
     def __float__(self):
-        if self._requires_grad:  # (PyTorch warns for float(t), not for t.item() or int(t))
+        if self._requires_grad and STATE.enabled:  # (PyTorch warns for float(t), not for t.item() or int(t))
             import warnings
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
                           "Consider using tensor.detach() first.", UserWarning, stacklevel=2)
@@ -423,9 +442,8 @@ class Tensor:
                 raise RuntimeError(_NON_LEAF_FLAG + _NON_LEAF_HINT)
             return self
         if requires_grad and not self.dtype.is_floating_point:
-            raise RuntimeError(
-                f"only Tensors of floating point dtype can require gradients (this one is {self.dtype}; "
-                "convert it first, e.g. t = t.float())")
+            raise hinted(RuntimeError, "only Tensors of floating point dtype can require gradients",
+                         f"this one is {self.dtype}; convert it first, e.g. t = t.float()")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -445,7 +463,7 @@ class Tensor:
     def detach_(self):
         if self._base is not None and self._base.requires_grad:
             raise RuntimeError("Can't detach views in-place. Use detach() instead.")
-        self.grad_fn = None
+        self._grad_fn = None
         self._requires_grad = False
         return self
 

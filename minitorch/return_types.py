@@ -20,3 +20,15 @@ max, min, sort, topk, kthvalue, median, nanmedian, mode, cummax, cummin = (  # n
                               "cummin"))
 aminmax = _return_type("aminmax", ("min", "max"))
 histogram = _return_type("histogram", ("hist", "bin_edges"))
+
+# the decompositions of torch.linalg, and the older torch.svd / torch.qr / torch.slogdet
+linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_qr = _return_type("linalg_qr", ("Q", "R"))
+linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
+linalg_lstsq = _return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
+linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
+svd = _return_type("svd", ("U", "S", "V"))
+qr = _return_type("qr", ("Q", "R"))
+slogdet = _return_type("slogdet", ("sign", "logabsdet"))

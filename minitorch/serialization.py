@@ -346,8 +346,14 @@ class _Unpickler(pickle.Unpickler):
 
 
 def _refusal(module, name):
-    head = ("Weights only load failed. Re-running `load` with `weights_only` set to `False` will likely succeed, "
-            "but it can result in arbitrary code execution. Do it only if you got the file from a trusted source.\n\n")
+    # PyTorch's wording, its bold escape codes included, so the message reads as the learner will see it there
+    head = ("Weights only load failed. This file can still be loaded, to do so you have two options, "
+            "\033[1mdo those steps only if you trust the source of the checkpoint\033[0m. \n"
+            "\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from "
+            "`False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but "
+            "it can result in arbitrary code execution. Do it only if you got the file from a trusted source.\n"
+            "\t(2) Alternatively, to load with `weights_only=True` please check the recommended steps in the "
+            "following error message.\n\tWeightsUnpickler error: ")
     root = module.split(".")[0]
     if root in _BLOCKED_MODULES or module in _BLOCKED_MODULES:
         return head + f"Trying to load unsupported GLOBAL {module}.{name} whose module {root} is blocked."

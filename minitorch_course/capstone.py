@@ -408,12 +408,17 @@ def _close(expected, actual, rtol=RTOL, atol=ATOL):
     return expected == actual
 
 
+def _describe(e):
+    """'TypeName: message', then the hints the library attached to it as notes (PEP 678)."""
+    return "; ".join([f"{type(e).__name__}: {e}", *map(str, getattr(e, "__notes__", None) or ())])
+
+
 def run_test(test: Test) -> Outcome:
     expected = test.expected()
     try:
         actual = test.run()
     except Exception as e:  # noqa: BLE001 - a wrong part may raise anything
-        return Outcome(test, False, expected, None, f"raised {type(e).__name__}: {e}",
+        return Outcome(test, False, expected, None, f"raised {_describe(e)}",
                        stub=isinstance(e, NotImplementedError))
     return Outcome(test, _close(expected, actual, test.rtol, test.atol), expected, actual)
 
@@ -561,9 +566,9 @@ def train(kind="mlp", epochs=None, device=None, progress=True, functions=None, s
             _fit(kind, model, epochs, (x_train, y_train, x_test, y_test), history, progress)
     except Exception as e:  # noqa: BLE001 - a part of yours that fails while training is named
         part = _culprit(e, functions)
-        history["error"] = f"{type(e).__name__}: {e}"
+        history["error"] = _describe(e)
         where = f"your part {part} raised" if part else "training stopped:"
-        print(f"{where} {type(e).__name__}: {e}" + (f" (fix it in exercise {_parts.BY_NAME[part].exercise})"
+        print(f"{where} {_describe(e)}" + (f" (fix it in exercise {_parts.BY_NAME[part].exercise})"
                                                     if part else ""))
         return history
     if show:

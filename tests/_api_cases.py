@@ -48,6 +48,8 @@ API_CASES = [
     Case("api_atanh", lambda L, x: (x * 0.5).atanh(), (2, 3)),
     Case("api_log2", lambda L, x: x.log2(), (2, 3), domain="pos"),
     Case("api_log10", lambda L, x: L.log10(x), (2, 3), domain="pos"),
+    Case("api_logaddexp", lambda L, x, y: L.logaddexp(x, y), (2, 3), (3,)),
+    Case("api_logaddexp2", lambda L, x, y: x.logaddexp2(y), (2, 3), (2, 1)),
     Case("api_exp2", lambda L, x: x.exp2(), (2, 3)),
     Case("api_sinc", lambda L, x: x.sinc(), (2, 3)),
     Case("api_erf", lambda L, x: x.erf(), (2, 3)),
@@ -189,7 +191,7 @@ API_CASES = [
 API_COVERAGE = {
     "Tan": ["api_tan"], "Asin": ["api_asin"], "Acos": ["api_acos"], "Atan": ["api_atan"], "Sinh": ["api_sinh"],
     "Cosh": ["api_cosh"], "Asinh": ["api_asinh"], "Acosh": ["api_acosh"], "Atanh": ["api_atanh"],
-    "Log2": ["api_log2"], "Log10": ["api_log10"], "Exp2": ["api_exp2"], "Sinc": ["api_sinc"], "Erf": ["api_erf"],
+    "Log2": ["api_log2"], "Log10": ["api_log10"], "LogAddExp": ["api_logaddexp"], "LogAddExp2": ["api_logaddexp2"], "Exp2": ["api_exp2"], "Sinc": ["api_sinc"], "Erf": ["api_erf"],
     "Erfc": ["api_erfc"], "Erfinv": ["api_erfinv"], "Lgamma": ["api_lgamma"], "Digamma": ["api_digamma"],
     "Polygamma": ["api_polygamma"], "I0": ["api_i0"], "I1": ["api_i1"], "PolygammaInplace": ["api_polygamma_inplace"], "Deg2Rad": ["api_deg2rad"],
     "Rad2Deg": ["api_rad2deg"], "Frac": ["api_frac"], "Sgn": ["api_sgn"], "Logit": ["api_logit", "api_logit_eps"],

@@ -107,7 +107,7 @@ def test_default_collate_structures():
     out = default_collate([{"a": 1, "b": np.ones(2)}, {"a": 2, "b": np.zeros(2)}])
     assert out["a"].tolist() == [1, 2] and out["b"].shape == (2, 2)
     names, flags = default_collate([("x", True), ("y", False)])
-    assert names == ["x", "y"] and flags.tolist() == [True, False]
+    assert names == ("x", "y") and flags.tolist() == [True, False]  # (the strings as the batch holds them)
     assert default_collate([True, False]).dtype is torch.bool
     with pytest.raises(RuntimeError, match="stack expects each tensor to be equal size"):
         default_collate([torch.zeros(2), torch.zeros(3)])

@@ -14,6 +14,7 @@ import minitorch as torch
 import minitorch.nn.functional as F
 from minitorch import nn, optim
 from minitorch.autograd import gradcheck, gradgradcheck
+from minitorch.nn.utils.weight_norm import WeightNormInterface
 from minitorch.utils import data
 
 
@@ -30,6 +31,10 @@ def pos(*shape, seed=0, lo=0.1, hi=0.9):
 # ---- gradient checks ----------------------------------------------------------------------------
 
 GRADCHECKS = {
+    "embedding_bag": (lambda w, p: F.embedding_bag(torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), w, torch.tensor([0, 3, 5]),
+                                                   mode="sum", per_sample_weights=p, padding_idx=2),
+                      lambda: (f64(10, 3), f64(8, seed=1))),
+    "weight_norm": (lambda v, g: WeightNormInterface.apply(v, g, dim=0), lambda: (f64(4, 3, 5), f64(4, 1, 1, seed=1))),
     "conv2d_groups": (lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=1, groups=2),
                       lambda: (f64(1, 4, 5, 4), f64(4, 2, 3, 3, seed=1), f64(4, seed=2))),
     "conv1d_dilated": (lambda x, w: F.conv1d(x, w, dilation=2, padding="same"),
@@ -133,6 +138,7 @@ def test_gradgradcheck(name):
 
 # which checks above exercise each primitive of nn (its forward, and through second derivatives its backward)
 NN_COVERAGE = {
+    "EmbeddingBagOp": ["embedding_bag"], "WeightNormInterface": ["weight_norm"],
     "Addmm": ["linear"], "Mm": ["linear"], "EmbeddingLookup": ["embedding"], "EmbeddingDense": ["embedding"],
     "Im2Col": ["unfold_fold"], "Col2Im": ["unfold_fold"], "Conv2d": ["conv2d_groups", "conv1d_dilated"],
     "ConvTranspose2d": ["conv_transpose2d", "conv_transpose1d"], "MaxPool2d": ["max_pool_ceil", "max_pool1d"],

@@ -1327,3 +1327,12 @@ def test_transformer_encoder_inference_path_zeroes_padding(no_grad, training):
         a = t(torch.tensor(x), src_key_padding_mask=torch.tensor(kpm))
         b = m(mt.tensor(x), src_key_padding_mask=mt.tensor(kpm))
     close(b, a, 1e-5)
+
+
+def test_rms_norm_of_half_computes_in_float():
+    """x * x of -10000 overflows half: PyTorch's rms_norm squares in float32 (gives -2.0, not 0)."""
+    rows = [[-10000.0, 1.5, 2.5, 2.0]]
+    m = MF.rms_norm(mt.tensor(rows, dtype=mt.float16), (4,))
+    t = TF.rms_norm(torch.tensor(rows, dtype=torch.float16), (4,))
+    assert m.dtype is mt.float16
+    np.testing.assert_allclose(m.numpy().astype(np.float32), t.numpy().astype(np.float32), rtol=1e-3)

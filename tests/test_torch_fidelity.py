@@ -1426,8 +1426,8 @@ def test_det_of_a_singular_matrix_has_pytorchs_zero_gradient():
 
 
 def test_linalg_names_what_it_lacks():
-    with pytest.raises(NotImplementedError, match=r"torch\.linalg\.eigh is not implemented"):
-        minitorch.linalg.eigh(minitorch.eye(2))
+    with pytest.raises(NotImplementedError, match=r"torch\.linalg\.matrix_exp is not implemented"):
+        minitorch.linalg.matrix_exp(minitorch.eye(2))
     missing = [n for n in ("norm", "vector_norm", "matrix_norm", "inv", "det", "solve", "svdvals", "LinAlgError")
                if not hasattr(minitorch.linalg, n)]
     assert not missing
@@ -2195,3 +2195,477 @@ FOUND_BY_PROGRAMS = {
 @cases(FOUND_BY_PROGRAMS)
 def test_found_by_beginner_programs(fn):
     same(fn)
+
+
+# ---- found by the random differential programs (tests/test_torch_random_programs.py) -----------
+
+def _graph_names(f, depth=3):
+    """The grad_fn names along the last input of each node, from f (the history as tutorials print it)."""
+    out = []
+    while f is not None and depth:
+        out.append(f.name())
+        nodes = [n for n, _ in f.next_functions if n is not None]
+        f, depth = (nodes[-1] if nodes else None), depth - 1
+    return out
+
+
+def _written_base(L):
+    """A view, then its base multiplied in place: the view's grad_fn is renewed when it is read."""
+    b = _leaf(L, 4).clone()
+    v = b[1:]
+    b.mul_(2)
+    return b, v
+
+
+def _renewed_view_grad(L, write):
+    x = _leaf(L, 4)
+    b = x.clone()
+    v = b[1:]
+    write(L, b, v)
+    (v * L.arange(3.0)).sum().backward()
+    return x.grad, _graph_names(v.grad_fn)
+
+
+def _no_grad_write(L, b, v):
+    with L.no_grad():
+        b.add_(1)
+
+
+VIEW_HISTORY = {
+    # PyTorch renews a view's grad_fn when .grad_fn is read after its memory was written in place
+    # (through the base, another view, or under no_grad): AsStridedBackward0 on the base's new history
+    "base_written": lambda L: _graph_names(_written_base(L)[1].grad_fn),
+    "read_twice_is_one_node": lambda L: (lambda v: v.grad_fn is v.grad_fn)(_written_base(L)[1]),
+    "an_op_uses_the_renewed_node": lambda L: (lambda v: (lambda g: (v * 2).grad_fn.next_functions[0][0] is g)(
+        v.grad_fn))(_written_base(L)[1]),
+    "sibling_written": lambda L: (lambda b: (lambda v, w: (w.mul_(2), _graph_names(v.grad_fn), _graph_names(w.grad_fn),
+                                                           _graph_names(b.grad_fn)))(b[1:], b[:2])[1:])(_leaf(L, 3).clone()),
+    "written_under_no_grad": lambda L: (lambda b: (lambda v: (_no_grad_write(L, b, v), _graph_names(v.grad_fn),
+                                                              _graph_names(b.grad_fn))[1:])(b[1:]))(_leaf(L, 3).clone()),
+    "view_of_a_view": lambda L: (lambda b: (lambda v: (lambda w: (b.mul_(2), _graph_names(w.grad_fn), _graph_names(v.grad_fn))[1:])(
+        v[1:]))(b[1:]))(_leaf(L, 4).clone()),
+    "view_op_and_transpose": lambda L: (lambda b: (lambda v, t: (b.mul_(2), _graph_names(v.grad_fn), _graph_names(t.grad_fn))[1:])(
+        b.view(2, 2), b.view(2, 2).t()))(_leaf(L, 4).clone()),
+    "the_view_itself_under_no_grad": lambda L: (lambda b: (lambda v: (_no_grad_write(L, v, v), _graph_names(v.grad_fn))[1])(
+        b[1:]))(_leaf(L, 3).clone()),
+    "a_leaf_view_under_no_grad": lambda L: (lambda x: (lambda v: (_no_grad_write(L, x, v), _graph_names(v.grad_fn))[1])(
+        x[1:]))(_leaf(L, 3)),
+    "printed": lambda L: str(_written_base(L)[1]).split("grad_fn=")[1],
+    "is_leaf_and_requires_grad": lambda L: (lambda v: (v.is_leaf, v.requires_grad))(_written_base(L)[1]),
+    "gradient_through_a_renewed_view": lambda L: _renewed_view_grad(L, lambda L, b, v: b.mul_(2)),
+    "gradient_after_a_no_grad_write": lambda L: _renewed_view_grad(L, _no_grad_write),
+    "retain_grad_follows_the_renewal": lambda L: (lambda b, v: (v.retain_grad(), b.mul_(2), v.sum().backward(),
+                                                               v.grad)[-1])(*(lambda b: (b, b[1:]))(_leaf(L, 4).clone())),
+    "in_place_view_op_on_a_view_keeps_its_node": lambda L: (lambda v: (v.unsqueeze_(0), _graph_names(v.grad_fn),
+                                                                       Version(v))[1:])(_leaf(L, 3).clone()[1:]),
+    # views PyTorch refuses to show a history for, once their memory was written
+    "no_grad_view_after_a_write": lambda L: (lambda b: (lambda v: (b.mul_(2), _error(lambda: v.grad_fn),
+                                                                   _error(lambda: v * 2), str(v).split("grad_fn=")[1]))(
+        _no_grad_view(L, b)))(_leaf(L, 3).clone()),
+    "no_grad_view_used_under_no_grad": lambda L: (lambda b: (lambda v: (b.mul_(2), _under_no_grad(L, lambda: v * 2)))(
+        _no_grad_view(L, b)))(_leaf(L, 3).clone()),
+    "split_output_after_a_write": lambda L: (lambda b: (lambda q: (b.mul_(2), _error(lambda: q.grad_fn),
+                                                                   _error(lambda: q * 2)))(b.split(2)[1]))(
+        _leaf(L, 3).clone()),
+    "unbind_output_after_a_no_grad_write": lambda L: (lambda b: (lambda q: (_no_grad_write(L, b, q),
+                                                                            _error(lambda: q.grad_fn)))(b.unbind()[1]))(
+        _leaf(L, 3).clone()),
+}
+
+
+def _no_grad_view(L, b):
+    with L.no_grad():
+        return b[1:]
+
+
+def _under_no_grad(L, f):
+    with L.no_grad():
+        return f()
+
+
+@cases(VIEW_HISTORY)
+def test_a_view_renews_its_history_when_read(fn):
+    same(fn)
+
+
+VIEW_OF_A_LEAF = {
+    # PyTorch's check_inplace: a view (made by a view op) requiring grad whose base is a leaf, even a
+    # base that does not require grad, may not be written in place; `x[False] = v` writes nothing
+    "view_of_a_leaf_that_does_not_require_grad": lambda L: _error(lambda: _pow_into(
+        L.permute(L.tensor([[-4.0, -4.0, 2.0]]).expand((1, 3)).requires_grad_(), (0, 1)))),
+    "the_expanded_leaf_itself": lambda L: _error(lambda: _pow_into(
+        L.tensor([[-4.0, -4.0, 2.0]]).expand((1, 3)).requires_grad_())),
+    "a_slice_made_a_leaf": lambda L: _error(lambda: (lambda v: v.requires_grad_().mul_(2))(L.tensor([1.0, 2, 3])[1:])),
+    "a_view_of_a_detached_alias": lambda L: _error(
+        lambda: L.tensor([1.0, 2.0], requires_grad=True).detach()[1:].requires_grad_().mul_(2)),
+    "nothing_written_through_false": lambda L: (lambda v: (_mul_false(v), Version(v)))(
+        L.tensor([4.0, -1e4, 3.75, -2.0], requires_grad=True)[1:]),
+    "false_key_on_a_leaf": lambda L: (lambda x: (x.__setitem__(False, 3.0), Version(x))[1])(
+        L.tensor([4.0, -1e4], requires_grad=True)),
+    "false_key_on_a_plain_tensor": lambda L: (lambda x: (x.__setitem__(False, 3.0), Version(x))[1])(L.zeros(3)),
+    "true_key_copies_with_a_cast": lambda L: [(lambda x: (x.__setitem__(True, v), Version(x))[1])(L.zeros(*shape, dtype=dt))
+                                              for shape, dt, v in (((4,), L.float32, L.tensor([[1.5, 2, 3, 4]], dtype=L.float64)),
+                                                                   ((4,), L.int64, L.tensor([1.5, 2, 3, 4])),
+                                                                   ((3, 2), L.float32, L.tensor([1.5, 2], dtype=L.float64)),
+                                                                   ((4,), L.float32, L.tensor(2.5, dtype=L.float64)))],
+    "true_key_of_a_wrong_shape": lambda L: _error(lambda: L.zeros(4).__setitem__(True, L.ones(2))),
+}
+
+
+def _pow_into(v):
+    v **= 5
+    return v
+
+
+def _mul_false(v):
+    v[False] *= -1.5
+
+
+@cases(VIEW_OF_A_LEAF)
+def test_inplace_checks_on_views_of_leaves(fn):
+    same(fn)
+
+
+def _setitem_history(L, key, value, shape=(3, 3)):
+    x = L.zeros(shape, requires_grad=True).clone()
+    x[key] = value.requires_grad_()
+    return _graph_names(x.grad_fn), [n and n.name() for n, _ in x.grad_fn.next_functions]
+
+
+SETITEM_HISTORY = {
+    # PyTorch's copy_to: a value of another shape is viewed without its leading 1s and expanded
+    "same_shape": lambda L: _setitem_history(L, 0, L.ones(3)),
+    "broadcast_row": lambda L: _setitem_history(L, 0, L.ones(1)),
+    "zero_d": lambda L: _setitem_history(L, 0, L.tensor(2.0)),
+    "broadcast_block": lambda L: _setitem_history(L, slice(0, 2), L.ones(3)),
+    "leading_ones": lambda L: _setitem_history(L, slice(0, 2), L.ones(1, 1, 3)),
+    "whole": lambda L: _setitem_history(L, slice(None), L.ones(3)),
+    "ellipsis": lambda L: _setitem_history(L, ..., L.ones(3)),
+    "none": lambda L: _setitem_history(L, None, L.ones(3)),
+    "true": lambda L: _setitem_history(L, True, L.ones(3)),
+    "gradient": lambda L: (lambda x, v: (x.__setitem__(slice(0, 2), v), (x * L.arange(9.0).reshape(3, 3)).sum().backward(),
+                                          v.grad)[-1])(L.zeros(3, 3, requires_grad=True).clone(), L.ones(1, 3, requires_grad=True)),
+}
+
+
+@cases(SETITEM_HISTORY)
+def test_setitem_records_pytorch_steps(fn):
+    same(fn)
+
+
+def _logit_grad(L, eps, dtype):
+    x = L.tensor([4.0, -0.0, 0.0, 1.0, 0.5, -1.0, math.inf, -math.inf, math.nan], dtype=dtype, requires_grad=True)
+    L.logit(x, eps=eps).backward(L.full((9,), -2.0, dtype=dtype))
+    return x.grad
+
+
+def _poisson(L, rates, dtype):
+    L.manual_seed(0)
+    return L.poisson(L.tensor(rates, dtype=dtype))
+
+
+def _backward_of(L, f, data, upstream=None, dtype=None):
+    x = L.tensor(data, dtype=dtype or L.float64, requires_grad=True)
+    y = f(x)
+    y.backward(upstream if upstream is None else L.tensor(upstream, dtype=x.dtype))
+    return y, x.grad
+
+
+ONE_OP_CORNERS = {
+    "round_with_decimals_0_is_its_own_overload": lambda L: (lambda x: [
+        L.round(x, decimals=0).grad_fn.name(), x.round(decimals=1).grad_fn.name(), L.round(x).grad_fn.name(),
+        x.clone().round_(decimals=0).grad_fn.name(), x.clone().round_().grad_fn.name(),
+        _error(lambda: L.tensor([1]).round(decimals=0)), L.tensor([1]).round()])(L.tensor([1.25, -2.5], requires_grad=True)),
+    # small inputs (PyTorch's scalar loop): at 0 and 1 the gradient is grad * inf, -0. included
+    "logit_gradient_at_its_ends": lambda L: [_logit_grad(L, eps, dt) for eps in (math.nan, None, 0.0, 0.25, -0.5)
+                                             for dt in (L.float32, L.float64)],
+    "cat_of_legacy_empty_tensors_only_takes_any_dim": lambda L: [
+        L.cat((L.tensor([], dtype=L.bool),) * 2, -2), L.cat((L.tensor([]), L.tensor([])), 3),
+        L.cat((L.tensor([]),), 1), L.cat((L.tensor([]), L.zeros(0, dtype=L.int64)), 2),
+        _error(lambda: L.cat((L.zeros(2), L.tensor([])), 1)), _error(lambda: L.cat((L.tensor([]), L.zeros(2, 3)), 5))],
+    "inner_and_tensordot_of_empty_tensors": lambda L: [
+        L.inner(L.tensor([], dtype=L.int16), L.tensor([], dtype=L.int16)), L.inner(L.zeros(0), L.zeros(0)),
+        L.inner(L.zeros(2, 0), L.zeros(3, 0)), L.tensordot(L.zeros(2, 0), L.zeros(3, 0), ([1], [1]))],
+    "tensordot_of_every_dim_is_a_dot": lambda L: [
+        _graph_names(L.tensordot(_leaf(L, *sa), L.ones(*sb), dims).grad_fn, 4)
+        for sa, sb, dims in (((2,), (2,), ([0], [0])), ((0,), (0,), 1), ((2, 3), (2, 3), 2), ((2, 3), (3,), 1),
+                             ((2, 3), (4, 5), 0))],
+    "scatter_reduce_and_gather_of_0d_tensors": lambda L: [
+        _backward_of(L, lambda x: x.scatter_reduce(0, L.tensor(0), L.tensor(3.0, dtype=L.float64), r), 2.0, 3.0)
+        for r in ("prod", "sum", "mean", "amax", "amin")] + [_backward_of(L, lambda x: x.gather(0, L.tensor(0)), 2.0, 3.0)],
+    "poisson_of_infinite_and_huge_rates": lambda L: [
+        _poisson(L, [2.4, math.inf, 4.0, 0.0, 1e30, 3.0, 50.0, 12.0], L.float32),
+        _poisson(L, [2.4, 1e30, 4.0, 0.0, 1.0, 3.0], L.float64)],
+    "is_inference": lambda L: [L.ones(2).is_inference(), L.is_inference(L.ones(2))],
+    "an_unknown_print_profile_is_ignored": lambda L: (L.set_printoptions(profile="unknown", precision=2),
+                                                      str(L.tensor([1.23456])), L.set_printoptions(profile="default"))[1],
+    # layouts
+    "number_to_a_tensor_power_is_row_major": lambda L: [Layout(b ** e) for b in (1, -1, 2, 2.5) for e in (
+        _arange(L, 2, 3).t(), _arange(L, 2, 3, dtype=L.int64).t() - 3)] + [Layout((-1 ** _arange(L, 2, 3).t()).squeeze()),
+                                                                          Layout(L.pow(2, _arange(L, 1, 2, 3).transpose(0, 2)))],
+    "mode_indices_are_row_major": lambda L: [Layout(t) for x in (
+        L.tensor([[3.0, 1, 3, 2], [1, 1, 2, 2], [0, 0, 5, 5]])[:, ::2], L.tensor([[3.0, 1, 3, 2], [1, 1, 2, 2]]).t())
+        for d in (0, 1) for k in (True, False) for t in x.mode(d, keepdim=k)],
+    "argsort_is_laid_out_as_its_input": lambda L: [Layout(x.argsort(d)) for x in (
+        _arange(L, 4, 3).t(), _arange(L, 2, 1, 3).transpose(0, 2), _arange(L, 3, 4)[:, ::2]) for d in (0, 1)],
+    # gradients at NaN: PyTorch's formulas, not "the larger one wins"
+    "maximum_and_minimum_at_nan_and_ties": lambda L: [
+        (lambda a, b: (getattr(L, f)(a, b).backward(L.ones(5, dtype=L.float64)), a.grad, b.grad)[1:])(
+            L.tensor([1.0, math.nan, 2.0, 3.0, math.nan], dtype=L.float64, requires_grad=True),
+            L.tensor([2.0, 1.0, 2.0, 1.0, math.nan], dtype=L.float64, requires_grad=True))
+        for f in ("maximum", "minimum")],
+    "maximum_broadcast_gradient": lambda L: (lambda a, b: (L.maximum(a, b).sum().backward(), a.grad, b.grad)[1:])(
+        L.tensor([[1.0], [2.0]], requires_grad=True), L.tensor([2.0, 1.0, 2.0], requires_grad=True)),
+    "max_of_everything_with_nan": lambda L: [_backward_of(L, lambda x: getattr(x, f)(), data, 2.0)
+                                             for f in ("max", "min", "amax", "amin")
+                                             for data in ([[1.0, math.nan], [math.nan, 2.0]], [[1.0, 3.0], [3.0, 2.0]],
+                                                          [[math.nan, 1.0]])],
+    # a node that saved nothing it needs may run again; one that saved a number may not
+    "addcmul_twice_when_nothing_was_saved": lambda L: (lambda x: (
+        (lambda y: (y.backward(L.ones(4, 2)), y.backward(L.ones(4, 2))))(
+            L.addcmul(x.expand(2), L.ones(4, 2), L.tensor([False, True]), value=3.0)), x.grad)[1])(
+        L.tensor([1.0, 2.0], requires_grad=True)),
+    "addcmul_and_addcdiv_gradients": lambda L: [(lambda a, b, c: (f(a, b, c, value=2).sum().backward(), a.grad, b.grad,
+                                                                   c.grad)[1:])(*(L.full((2,), v, requires_grad=True)
+                                                                                  for v in (1.0, 2.0, 3.0)))
+                                                for f in (L.addcmul, L.addcdiv)],
+    "cummax_of_an_empty_tensor_takes_any_dim": lambda L: [
+        (lambda r: (r.values, r.indices, r.values.grad_fn.name()))(getattr(L.zeros(2, 0, requires_grad=True), f)(-3))
+        for f in ("cummax", "cummin")] + [_error(lambda: L.zeros(2, 1).cummax(-3))],
+    "median_of_everything_keeps_an_infinite_gradient_on_the_median": lambda L: [
+        _backward_of(L, lambda x: getattr(x, f)(), data, up, L.float32) for f in ("median", "nanmedian")
+        for data, up in (([0.25, -3.0, math.nan], math.inf), ([0.25, -3.0], -math.inf), ([1.0, 2.0, 1.0], math.inf))] + [
+        _backward_of(L, lambda x: 0.0 ** x.median(), [0.25, -3.0], 1.0, L.float32)],
+    "addcdiv_twice_needs_its_saved_tensors": lambda L: _error(lambda: (lambda y: (y.backward(), y.backward()))(
+        L.addcdiv(L.ones(2), L.ones(2), L.full((2,), 2.0, requires_grad=True)).sum())),
+}
+
+
+@cases(ONE_OP_CORNERS)
+def test_one_op_corner_cases(fn):
+    same(fn)
+
+
+def _again(f):
+    """f() once more after a backward: 'ok', or the start of its error."""
+    try:
+        f()
+        return "ok"
+    except RuntimeError as e:
+        return str(e)[:40]
+
+
+def _exp_chain(L):
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    return x, y
+
+
+BACKWARD_INPUTS = {
+    # backward(inputs=...): the node of a non-leaf input runs (and is freed), the nodes beyond it do
+    # not; the input retains its grad from then on. autograd.grad runs neither.
+    "the_root_as_input": lambda L: (lambda x, y: (lambda z: (z.backward(inputs=[z]), _again(lambda: y.sum().backward()),
+                                                             _again(lambda: z.backward()), z.grad, x.grad)[1:])(
+        y.amax(0)))(*_exp_chain(L)),
+    "a_non_leaf_input": lambda L: (lambda x, y: (lambda z: (z.backward(inputs=[y]), y.grad,
+                                                            _again(lambda: y.sum().backward()), y.grad, x.grad)[1:])(
+        (y * 3).amax(0)))(*_exp_chain(L)),
+    "a_leaf_input": lambda L: (lambda x, y: (lambda z: (z.backward(inputs=[x]), x.grad,
+                                                        _again(lambda: y.sum().backward()))[1:])((y * 3).amax(0)))(
+        *_exp_chain(L)),
+    "an_input_that_already_retains_its_grad": lambda L: (lambda x, y: (y.retain_grad(), (y * 3).amax(0).backward(
+        inputs=[y, x]), x.grad, y.grad)[2:])(*_exp_chain(L)),
+    "a_node_beyond_the_input_keeps_its_tensors": lambda L: (lambda x, y: (lambda w: (
+        (w * 3).amax(0).backward(inputs=[w]), _again(lambda: (y * 5).sum().backward()),
+        _again(lambda: w.sum().backward()), x.grad)[1:])(y * 2))(*_exp_chain(L)),
+    "autograd_grad_runs_no_input_node": lambda L: (lambda x, y: (L.autograd.grad(y.sum() * 2, y),
+                                                                _again(lambda: y.sum().backward()), x.grad)[1:])(
+        *_exp_chain(L)),
+}
+
+
+@cases(BACKWARD_INPUTS)
+def test_backward_with_inputs_runs_what_pytorch_runs(fn):
+    same(fn)
+
+
+def _product_errors(L, ops, dtypes):
+    """The error (type and PyTorch's words) or result dtype of each product, for each dtype pair."""
+    out = []
+    for a, b in dtypes:
+        for f in ops:
+            made = iter((a,) + (b,) * 3)
+            try:
+                out.append(str(f(L, lambda *shape: L.ones(shape, dtype=getattr(L, next(made)))).dtype).split(".")[-1])
+            except Exception as e:  # noqa: BLE001 (compared)
+                out.append((type(e).__name__, str(e).split(" (")[0]))
+    return out
+
+
+_PRODUCTS = [
+    lambda L, m: L.mm(m(2, 3), m(3, 2)), lambda L, m: L.bmm(m(2, 2, 3), m(2, 3, 2)),
+    lambda L, m: L.matmul(m(3), m(3)), lambda L, m: L.matmul(m(2, 3), m(3)), lambda L, m: L.matmul(m(3), m(3, 2)),
+    lambda L, m: L.matmul(m(2, 2, 3), m(3, 2)), lambda L, m: L.matmul(m(2, 2, 3), m(2, 3, 2)),
+    lambda L, m: L.mv(m(2, 3), m(3)), lambda L, m: L.dot(m(3), m(3)), lambda L, m: L.vdot(m(3), m(3)),
+    lambda L, m: L.addmm(m(2, 2), m(2, 3), m(3, 2)), lambda L, m: L.addmv(m(2), m(2, 3), m(3)),
+    lambda L, m: L.addr(m(2, 3), m(2), m(3)), lambda L, m: L.baddbmm(m(2, 2, 2), m(2, 2, 3), m(2, 3, 2)),
+    lambda L, m: L.addbmm(m(2, 2), m(2, 2, 3), m(2, 3, 2)),
+    lambda L, m: L.einsum("ij,jk->ik", m(2, 3), m(3, 2)), lambda L, m: L.einsum("i,i->", m(3), m(3)),
+    lambda L, m: L.einsum("i,j->ij", m(3), m(2)), lambda L, m: L.einsum("ij,kj->", m(2, 3), m(2, 3)),
+    lambda L, m: L.tensordot(m(2, 3), m(3, 2), 1), lambda L, m: L.tensordot(m(2, 3), m(2, 3), 2),
+    lambda L, m: L.inner(m(2, 3), m(4, 3)), lambda L, m: L.inner(m(3), m(3)), lambda L, m: L.outer(m(3), m(2)),
+    lambda L, m: L.ger(m(3), m(2)), lambda L, m: L.cross(m(2, 3), m(2, 3), dim=1),
+    lambda L, m: L.linalg.matrix_power(m(2, 2), 2), lambda L, m: L.cdist(m(3, 3), m(3, 3)),
+    lambda L, m: L.cdist(m(30, 3), m(30, 3)), lambda L, m: L.cdist(m(3, 3), m(3, 3), p=1), lambda L, m: L.dist(m(3), m(3)),
+]
+
+MATRIX_PRODUCT_DTYPES = {
+    # PyTorch's CPU kernels have no bool matrix products (and no half cdist off its mm path): its
+    # errors, in its order of checks, for one dtype and for mixed ones
+    "one_dtype": lambda L: _product_errors(L, _PRODUCTS, [(d, d) for d in (
+        "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")]),
+    "mixed_dtypes": lambda L: _product_errors(L, _PRODUCTS, [
+        ("float32", "float64"), ("int64", "float32"), ("float16", "float32"), ("int32", "int64"), ("bool", "int64"),
+        ("float64", "int64")]),
+    "fused_products_check_their_dtypes_in_pytorch_order": lambda L: [_error(lambda: getattr(L, f)(*(
+        L.ones(s, dtype=getattr(L, d)) for s, d in zip(shapes, dts))))
+        for f, shapes in (("addmm", ((2, 2), (2, 3), (3, 2))), ("addmv", ((2,), (2, 3), (3,))),
+                          ("baddbmm", ((2, 2, 2), (2, 2, 3), (2, 3, 2))), ("addbmm", ((2, 2), (2, 2, 3), (2, 3, 2))))
+        for dts in (("float32", "float64", "float64"), ("float64", "float32", "float64"), ("float64", "float64", "float32"),
+                    ("bool", "bool", "int64"), ("int64", "bool", "int64"))],
+    "empty_products_reach_no_kernel": lambda L: [
+        _error(f) or f() for f in (
+            lambda: L.mm(L.ones(2, 0, dtype=L.bool), L.ones(0, 3, dtype=L.bool)),
+            lambda: L.mm(L.ones(2, 4, dtype=L.bool), L.ones(4, 0, dtype=L.bool)),
+            lambda: L.bmm(L.ones(0, 2, 4, dtype=L.bool), L.ones(0, 4, 3, dtype=L.bool)),
+            lambda: L.mv(L.ones(2, 0, dtype=L.bool), L.ones(0, dtype=L.bool)),
+            lambda: L.dot(L.ones(0, dtype=L.bool), L.ones(0, dtype=L.bool)),
+            lambda: L.bmm(L.ones(2, 2, 0), L.ones(2, 0, 2, dtype=L.float64)),
+            lambda: L.bmm(L.ones(0, 2, 3, dtype=L.int64), L.ones(0, 3, 2)),
+            lambda: L.mm(L.ones(0, 3), L.ones(3, 2, dtype=L.float64)),
+            lambda: L.cdist(L.zeros(2, 0), L.zeros(3, 0, dtype=L.float64)),
+            lambda: L.cdist(L.zeros(0, 0), L.zeros(0, 0, dtype=L.float16)),
+            lambda: L.einsum("...i,...i->...", L.ones(0, 2, 4, dtype=L.bool), L.ones(2, 4)))],
+    "sizes_are_checked_before_dtypes": lambda L: [_error(f) for f in (
+        lambda: L.mm(L.ones(2, 3), L.ones(4, 2, dtype=L.float64)), lambda: L.bmm(L.ones(2, 2, 3), L.ones(2, 4, 2, dtype=L.float64)),
+        lambda: L.bmm(L.ones(2, 2, 3, dtype=L.bool), L.ones(2, 4, 2, dtype=L.bool)),
+        lambda: L.mv(L.ones(2, 3), L.ones(4, dtype=L.float64)), lambda: L.dot(L.ones(3), L.ones(4, dtype=L.float64)),
+        lambda: L.ones(3, 6, 4, dtype=L.bool) @ L.ones(3, 6, 4, dtype=L.uint8),
+        lambda: L.cross(L.tensor(True), L.tensor(1, dtype=L.int8), dim=-1),
+        lambda: L.cross(L.ones(2, 2, dtype=L.bool), L.ones(2, 2, dtype=L.bool), dim=-1))],
+    "argument_checks_of_tensordot_and_dist": lambda L: [_error(f) for f in (
+        lambda: L.tensordot(L.tensor(1.0), L.tensor(2.0), dims=1), lambda: L.tensordot(L.ones(3), L.ones(3, 2), 2),
+        lambda: L.tensordot(L.ones(3), L.ones(3, 2), -1), lambda: L.dist(L.ones(3), L.ones(3), "fro"),
+        lambda: L.dist(L.ones(3, dtype=L.bool), L.ones(3)), lambda: L.dist(L.ones(3, dtype=L.bool), L.ones(3, dtype=L.bool)))],
+    "addbmm_keeps_an_integer_dtype": lambda L: [L.addbmm(L.ones(2, 2, dtype=d), L.ones(2, 2, 3, dtype=d),
+                                                         L.ones(2, 3, 2, dtype=d)) for d in (L.uint8, L.int8, L.int32)],
+    "addr_promotes": lambda L: (lambda r: (r, r.grad_fn.name()))(L.addr(L.ones(2, 3), L.ones(2, dtype=L.float64),
+                                                                      L.ones(3, requires_grad=True))),
+}
+
+
+@cases(MATRIX_PRODUCT_DTYPES)
+def test_matrix_products_refuse_what_pytorch_refuses(fn):
+    same(fn)
+
+
+def _einsum_case(L, eq, *shapes, dtype=None):
+    g = np.random.default_rng(len(eq) * 7 + len(shapes))
+    ops = [L.tensor(g.standard_normal(s), dtype=dtype or L.float64, requires_grad=dtype is None) for s in shapes]
+    r = L.einsum(eq, *ops)
+    if r.requires_grad:
+        r.backward(L.ones_like(r))
+    return Layout(r), _graph_names(r.grad_fn, 8), [o.grad for o in ops]
+
+
+EINSUM = {
+    # PyTorch's steps: every operand lined up on (output dims, summed dims), then contracted pairwise
+    # by bmm (its operands swapped when that gives a row-major result) or multiplied
+    eq: (lambda eq, shapes: lambda L: _einsum_case(L, eq, *shapes))(eq, shapes) for eq, shapes in [
+        ("ij,jk->ik", [(2, 3), (3, 4)]), ("ij,jk->ki", [(2, 3), (3, 4)]), ("ij->", [(2, 3)]), ("ij->ji", [(2, 3)]),
+        ("ii->i", [(3, 3)]), ("iji->j", [(2, 3, 2)]), ("ij,ij->i", [(2, 3), (2, 3)]), ("i,i->", [(3,), (3,)]),
+        ("i,j->ij", [(3,), (2,)]), ("bij,bjk->bki", [(2, 2, 3), (2, 3, 4)]), ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]),
+        ("...ij,...jk->...ik", [(2, 2, 3), (3, 4)]), ("b...,b->...", [(2, 3, 4), (2,)]), ("iJ", [(2, 3)]),
+        ("Ji,iK", [(2, 3), (3, 2)]), ("abi,bi->ba", [(2, 3, 1), (3, 1)]), ("ij,jk->ik", [(2, 0), (0, 3)]),
+        ("as,swx->wax", [(2, 7), (7, 3, 4)]), ("as,swx->xwa", [(2, 7), (7, 3, 4)]), ("abc,bc->a", [(2, 3, 4), (3, 4)])]}
+EINSUM["integer_ellipsis_contraction"] = lambda L: _einsum_case(L, "...i,...i->...", (2, 1, 4, 1), (1, 4, 1), dtype=L.int64)
+EINSUM["sublist_numbers_are_upper_case_first"] = lambda L: [L.einsum(L.ones(2, 3), [27, 0]).shape,
+                                                             _error(lambda: L.einsum(L.ones(2, 3), [0, 60]))]
+EINSUM["broadcast_and_repeat_errors"] = lambda L: [_error(lambda: L.einsum("ii->i", L.ones(2, 3))),
+                                                   _error(lambda: L.einsum("ij,ij->", L.ones(2, 3), L.ones(2, 4))),
+                                                   _error(lambda: L.einsum("...ij,...ij->", L.ones(2, 2, 3), L.ones(3, 2, 3)))]
+
+
+@cases(EINSUM)
+def test_einsum_takes_pytorch_steps(fn):
+    same(fn)
+
+
+def _pow_values(L, dtype, e, inplace=False):
+    x = L.tensor([-math.inf, -0.0, -4.0, 0.0, math.inf, 4.0, 0.5, 3.0], dtype=dtype)
+    return x.pow_(e) if inplace else x ** e
+
+
+POW_BY_A_NUMBER = {
+    # PyTorch's CPU kernel: in float and double 0.5, -0.5 and -1 are sqrt, rsqrt and reciprocal (the
+    # sign of -0. and NaN at -inf), in half C's pow of the rounded exponent
+    f"{dt}_{e}{'_' if inplace else ''}": (lambda dt, e, inplace: lambda L: _pow_values(L, getattr(L, dt), e, inplace))(
+        dt, e, inplace)
+    for dt in ("float16", "float32", "float64") for e in (0.5, -0.5, -1, 2, 3, -2, 1.5, 0.25, -1.5)
+    for inplace in (False, True)}
+POW_BY_A_NUMBER["number_base_is_row_major_integers"] = lambda L: [Layout(2 ** (_arange(L, 2, 3, dtype=L.int64).t() - 3))]
+POW_BY_A_NUMBER["half_prod_of_an_empty_dim"] = lambda L: (lambda x: (Layout(L.prod(x, -1)), x.prod(1), _graph_names(
+    L.prod(x.requires_grad_(), -1).grad_fn)))(L.ones(1, 0, 4, 3, dtype=L.float16).transpose(-1, -2))
+
+
+@cases(POW_BY_A_NUMBER)
+def test_pow_by_a_number_as_pytorch_computes_it(fn):
+    same(fn)
+
+
+def _expanded_write(L, f):
+    x = L.zeros(3).expand(2, 3)
+    try:
+        f(L, x)
+    except RuntimeError as e:
+        return "RuntimeError", str(e).split(" (")[0]
+    return x, Version(x)
+
+
+EXPANDED_WRITES = {
+    # PyTorch still writes index_put_ and index_fill_ (and setitem, masked_fill_) through an expanded
+    # tensor's shared memory, warning that it is deprecated; the other indexed writes refuse it
+    "index_put_": lambda L: _expanded_write(L, lambda L, x: x.index_put_((L.tensor([0]),), L.tensor(6.0))),
+    "index_put_accumulate": lambda L: _expanded_write(L, lambda L, x: x.index_put_((L.tensor([0, 0]),), L.tensor(6.0),
+                                                                                  accumulate=True)),
+    "index_put_one_column": lambda L: (lambda x: (x.index_put_((L.tensor([3]),), L.tensor(6), accumulate=True),
+                                                  Version(x)))(L.tensor([[-4]]).expand(4, 1)),
+    "index_put_warns_before_its_checks": lambda L: _error(lambda: L.tensor([5], dtype=L.int8).expand((4,)).index_put_(
+        (L.tensor([0], dtype=L.int32),), L.tensor(3, dtype=L.int64), accumulate=True)),
+    "setitem": lambda L: _expanded_write(L, lambda L, x: x.__setitem__(L.tensor([0]), 7.0)),
+    "index_fill_": lambda L: _expanded_write(L, lambda L, x: x.index_fill_(1, L.tensor([0]), 5.0)),
+    "index_fill_tensor": lambda L: _expanded_write(L, lambda L, x: x.index_fill_(1, L.tensor([0]), L.tensor(5.0))),
+    "masked_fill_": lambda L: _expanded_write(L, lambda L, x: x.masked_fill_(L.tensor([True, False, False]), 5.0)),
+    "scatter_": lambda L: _expanded_write(L, lambda L, x: x.scatter_(1, L.tensor([[0], [1]]), 5.0)),
+    "index_add_": lambda L: _expanded_write(L, lambda L, x: x.index_add_(1, L.tensor([0]), L.ones(2, 1))),
+    "index_copy_": lambda L: _expanded_write(L, lambda L, x: x.index_copy_(1, L.tensor([0]), L.ones(2, 1))),
+    "put_": lambda L: _expanded_write(L, lambda L, x: x.put_(L.tensor([0]), L.ones(1))),
+    "copy_": lambda L: _expanded_write(L, lambda L, x: x.copy_(L.ones(2, 3))),
+}
+
+
+@cases(EXPANDED_WRITES)
+def test_indexed_writes_into_expanded_tensors(fn):
+    same(fn)
+
+
+def _normals(L, dtype, n, mean, std):
+    L.manual_seed(2)
+    return L.zeros(n, dtype=dtype).normal_(mean, std)
+
+
+@pytest.mark.parametrize("mean,std", [(math.inf, 3.0), (0.0, math.inf), (-math.inf, 0.0), (math.inf, math.inf),
+                                      (2.5, 1e308), (math.nan, 1.0)])
+def test_normal_with_infinite_or_huge_parameters(mean, std):
+    """Its fused multiply-add gives inf (or the huge finite value) there, never a NaN of its own."""
+    same(lambda L: [_normals(L, getattr(L, dt), n, mean, std) for dt in ("float64", "float32") for n in (3, 20)])

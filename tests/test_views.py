@@ -228,7 +228,7 @@ def test_flatten_and_t_details():
 
 def test_permute_transpose_errors():
     t = base()
-    with pytest.raises(RuntimeError, match="number of dims don't match in permute"):
+    with pytest.raises(RuntimeError, match="number of dimensions in the tensor input does not match the length"):
         t.permute(1, 0)
     with pytest.raises(RuntimeError, match="duplicate dims"):
         t.permute(0, 0, 1)

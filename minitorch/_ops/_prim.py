@@ -52,12 +52,13 @@ class Primitive(Function):
         Tensor = _Tensor or _tensor_cls()
         record = False
         dev = None
+        reads_grad_fn = STATE.enabled and cls.differentiable
         for t in inputs:
             if type(t) is Tensor or isinstance(t, Tensor):
                 if dev is None:
                     dev = t._device
-                if t._seen_rebases is not None:  # a view: its history may need renewing first
-                    refresh_view(t)
+                if t._seen_version is not None and reads_grad_fn:  # a view: a recording op reads its
+                    refresh_view(t)  # grad_fn, which may need renewing first
                 if t._requires_grad:
                     record = True
         if not (record and STATE.enabled and cls.differentiable):
@@ -68,7 +69,7 @@ class Primitive(Function):
         out = Tensor._make(arr, dev)
         if arr.dtype.kind == "f":
             out._requires_grad = True
-            out.grad_fn = ctx
+            out._grad_fn = ctx
             ctx._output_meta = _output_meta(ctx, out._data, dev)
             if cls.saves_output:
                 ctx._saved_output = SavedOutput(out)
@@ -83,7 +84,7 @@ def _wire(ctx, inputs, Tensor):
     nodes, key = [], []  # key: per input, the output number its gradient goes to, or -1 for none
     for t in inputs:
         if (type(t) is Tensor or isinstance(t, Tensor)) and t._requires_grad:
-            node = t.grad_fn
+            node = t._grad_fn
             if node is None and not t._no_grad_view:  # a leaf (a no_grad view leads nowhere)
                 node = t._accum or accumulator(t)
             nodes.append(node)
@@ -130,9 +131,10 @@ class MultiOutputPrimitive(Primitive):
     def apply(cls, *inputs, **kw):
         Tensor = _Tensor or _tensor_cls()
         dev = next(t._device for t in inputs if isinstance(t, Tensor))
-        for t in inputs:
-            if isinstance(t, Tensor):
-                refresh_view(t)
+        if STATE.enabled:  # (only a recording op reads its inputs' grad_fn)
+            for t in inputs:
+                if isinstance(t, Tensor):
+                    refresh_view(t)
         record = STATE.enabled and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
         ctx = cls._node_cls() if record else NULL_CTX
         if record:
@@ -145,7 +147,7 @@ class MultiOutputPrimitive(Primitive):
             for i, o in enumerate(outs):
                 if o.dtype.is_floating_point:
                     o._requires_grad = True
-                    o.grad_fn = ctx
+                    o._grad_fn = ctx
                     o._output_nr = i
         return outs
 

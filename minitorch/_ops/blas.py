@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import common
 from ._prim import Primitive, mT
+from .linalg import no_bool_kernel
 from .inplace_prim import write_inplace
 
 
@@ -34,9 +35,12 @@ def _scaled(ctx, g):
 class Addmm(Primitive):
     _node_name = "AddmmBackward0"
     array_backward = True  # the formula below also runs on arrays (see _prim.py)
+    kernel = "addmm_impl_cpu_"  # (PyTorch's kernel, named in its dtype errors)
 
-    @staticmethod
-    def forward(ctx, inp, a, b, *, beta, alpha):
+    @classmethod
+    def forward(cls, ctx, inp, a, b, *, beta, alpha):
+        if a._data.size and b._data.size:  # (an empty product never reaches the kernel)
+            no_bool_kernel(a, cls.kernel)
         need = ctx.needs_input_grad
         if need:  # each matrix's gradient reads only the other one
             ctx.save_for_backward(a if need[2] else None, b if need[1] else None)
@@ -52,6 +56,7 @@ class Addmm(Primitive):
 
 class Baddbmm(Addmm):
     _node_name = "BaddbmmBackward0"  # the same formulas, batched: mT transposes the last two dims
+    kernel = "baddbmm"
 
 
 class Addmv(Primitive):
@@ -59,7 +64,11 @@ class Addmv(Primitive):
 
     @staticmethod
     def forward(ctx, inp, m, v, *, beta, alpha):
-        ctx.save_for_backward(m, v)
+        if m._data.size and v._data.size:  # (as Addmm's)
+            no_bool_kernel(m, "addmv_impl_cpu")
+        need = ctx.needs_input_grad
+        if need:  # (as Addmm's)
+            ctx.save_for_backward(m if need[2] else None, v if need[1] else None)
         return _combine(ctx, inp, m._data @ v._data, beta, alpha)
 
     @staticmethod
@@ -75,7 +84,9 @@ class Addr(Primitive):
 
     @staticmethod
     def forward(ctx, inp, u, v, *, beta, alpha):
-        ctx.save_for_backward(u, v)
+        need = ctx.needs_input_grad
+        if need:  # (as Addmm's)
+            ctx.save_for_backward(u if need[2] else None, v if need[1] else None)
         return _combine(ctx, inp, u._data[:, None] * v._data[None, :], beta, alpha)
 
     @staticmethod
@@ -91,8 +102,13 @@ class Addbmm(Primitive):
 
     @staticmethod
     def forward(ctx, inp, a, b, *, beta, alpha):
-        ctx.save_for_backward(a, b)
-        return _combine(ctx, inp, (a._data @ b._data).sum(axis=0), beta, alpha)
+        if a._data.size and b._data.size:  # (as Addmm's)
+            no_bool_kernel(a, "addmm_impl_cpu_")
+        need = ctx.needs_input_grad
+        if need:  # (as Addmm's)
+            ctx.save_for_backward(a if need[2] else None, b if need[1] else None)
+        # (summed in the operands' dtype: NumPy would widen integers)
+        return _combine(ctx, inp, (a._data @ b._data).sum(axis=0, dtype=a._data.dtype), beta, alpha)
 
     @staticmethod
     def backward(ctx, grad):
@@ -105,12 +121,33 @@ class Addbmm(Primitive):
 
 # ---- public functions -------------------------------------------------------------------
 
+def _same_dtypes(op, inp, a, b):
+    """PyTorch's dtype checks of each op, in its order and words (addr promotes instead)."""
+    from .linalg import _CTYPE
+    hint = f" ({op} does not promote: convert them to one dtype, e.g. with .to(input.dtype))"
+    if op in ("addmm", "addbmm"):
+        if inp.dtype is not b.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got {inp.dtype._short} and "
+                               f"{b.dtype._short}" + hint)
+        if a.dtype is not b.dtype:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {a.dtype._short} and "
+                               f"{b.dtype._short}" + hint)
+    elif op == "addmv":
+        if not inp.dtype is a.dtype is b.dtype:
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {inp.dtype._short}, "
+                               f"{a.dtype._short}, and {b.dtype._short}" + hint)
+    elif op == "baddbmm":
+        if inp.dtype is not a.dtype:
+            raise RuntimeError(f"Input dtypes must be the same, got: input {_CTYPE[inp.dtype.name]}, batch1: "
+                               f"{_CTYPE[a.dtype.name]}, batch2: {_CTYPE[b.dtype.name]}" + hint)
+        if a.dtype is not b.dtype:
+            no_bool_kernel(a, "baddbmm")  # (PyTorch's kernel is picked, by batch1's dtype, before this check)
+            raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}" + hint)
+
+
 def _check(op, inp, a, b, out_shape, a_name="mat1", b_name="mat2"):
     common.same_device(op, inp, a, b)
-    for name, t in ((a_name, a), (b_name, b)):
-        if t.dtype is not inp.dtype:
-            raise RuntimeError(f"self and {name} must have the same dtype, but got {inp.dtype._short} and "
-                               f"{t.dtype._short}")
+    _same_dtypes(op, inp, a, b)
     try:
         common.broadcast_shapes(inp.shape, out_shape, op=op)
         if len(inp.shape) > len(out_shape) or any(s != 1 and s != o for s, o in zip(inp.shape[::-1], out_shape[::-1])):
@@ -152,6 +189,8 @@ def addr(inp, vec1, vec2, *, beta=1, alpha=1):
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.ndim}-D" if vec1.ndim != 1 else
                            f"addr: Expected 1-D argument vec2, but got {vec2.ndim}-D")
     _check("addr", inp, vec1, vec2, (vec1.shape[0], vec2.shape[0]), "vec1", "vec2")
+    dt = common.result_dtype(inp, vec1, vec2)  # (addr, unlike the matrix products, promotes)
+    inp, vec1, vec2 = (t if t.dtype is dt else t.to(dt) for t in (inp, vec1, vec2))
     return Addr.apply(inp, vec1, vec2, beta=beta, alpha=alpha)
 
 

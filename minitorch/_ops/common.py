@@ -5,6 +5,7 @@ import warnings
 
 from .. import _dtype
 from .. import parts as _parts
+from .._errors import hinted
 from .._dtype import _PROMOTE, combine, scalar_dtype
 
 # NumPy warns about overflow, 0/0, log(0), inf - inf, ... where PyTorch gives inf and nan without
@@ -38,9 +39,9 @@ def same_device(op, *tensors):
         if dev.type == "cpu" and _first_is_scalar(tensors, dev):
             dev = d
             continue
-        raise RuntimeError(
-            f"Expected all tensors to be on the same device, but found at least two devices, {_order(dev, d)}! "
-            f"(in {op}: move them to one device first, e.g. `b = b.to(a.device)`)")
+        raise hinted(RuntimeError,
+                     f"Expected all tensors to be on the same device, but found at least two devices, "
+                     f"{_order(dev, d)}!", f"in {op}: move them to one device first, e.g. `b = b.to(a.device)`")
     return dev
 
 
@@ -94,11 +95,11 @@ def _broadcast_pair(a, b, op):
     b1 = (1,) * (ndim - len(b)) + b
     for i in range(ndim - 1, -1, -1):
         if a1[i] != b1[i] and a1[i] != 1 and b1[i] != 1:
-            raise RuntimeError(
-                f"The size of tensor a ({a1[i]}) must match the size of tensor b ({b1[i]}) at non-singleton "
-                f"dimension {i}. {op} could not broadcast shapes {_fmt(a)} and {_fmt(b)}: sizes must be equal "
-                "or one of them 1 (align shapes from the right; add a dimension with unsqueeze() or "
-                "None-indexing).")
+            raise hinted(RuntimeError,
+                         f"The size of tensor a ({a1[i]}) must match the size of tensor b ({b1[i]}) at "
+                         f"non-singleton dimension {i}",
+                         f"{op} could not broadcast shapes {_fmt(a)} and {_fmt(b)}: sizes must be equal or one of "
+                         "them 1 (align shapes from the right; add a dimension with unsqueeze() or None-indexing)")
     return tuple(x if x != 1 else y for x, y in zip(a1, b1))
 
 
@@ -110,9 +111,8 @@ def wrap_dim(dim, ndim, op=""):
     """A dim in [-ndim, ndim) made non-negative, or PyTorch's IndexError."""
     n = max(ndim, 1)  # a 0-d tensor accepts dim 0 and -1
     if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-            + (f" in {op}" if op else ""))
+        message = f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        raise hinted(IndexError, message, f"in {op}") if op else IndexError(message)
     return dim % n
 
 

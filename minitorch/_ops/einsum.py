@@ -1,12 +1,12 @@
 """einsum: Einstein summation, composed of views, sums, multiplies and batched matmuls.
 
-"ij,jk->ik" names each dim of each operand with a letter. A letter repeated within an operand
-takes a diagonal; a letter that appears in one operand only and not in the output is summed
-away; two operands are then contracted pairwise, left to right: the letters they share and
-that are needed later become batch dims, the shared ones that are not are summed over by one
-batched matmul, and the rest are kept. This is how PyTorch computes it too, so gradients come
-from those ops, and grad_fn names match in the common cases (ViewBackward0 for a matmul,
-PermuteBackward0 for a transpose, SumBackward1 for a sum, MulBackward0 for an outer product).
+"ij,jk->ik" names each dim of each operand with a letter. Every operand is first lined up on
+the same dims: the output's letters, then the letters summed away (a repeated letter takes a
+diagonal, a missing one is a size-1 dim). Operands are then contracted pairwise, left to right:
+a letter no later operand has is summed there, by one batched matmul when both operands have
+it, else by a sum; dims in neither sum multiply elementwise. These are PyTorch's steps, so the
+values, result layouts and grad_fn names (ViewBackward0 for a matmul, SumBackward1 for a sum,
+MulBackward0 for an outer product) are PyTorch's.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import math
 
 from . import common
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # in PyTorch's order (and sublist numbers)
 
 
 def _from_sublists(args):
@@ -27,7 +27,7 @@ def _from_sublists(args):
             elif isinstance(s, int) and 0 <= s < 52:
                 out.append(_LETTERS[s])
             else:
-                raise ValueError("einsum(): expected subscript to be within the range [0, 52), but got " + str(s))
+                raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
         return "".join(out)
     ops, subs = list(args[0::2]), list(args[1::2])
     out = None
@@ -97,64 +97,76 @@ def _parse(equation, operands):
     return labels, out
 
 
-def _sizes(labels, operands):
-    """The size of every label; a size-1 dim broadcasts against a larger one."""
-    size = {}
-    for k, (ls, op) in enumerate(zip(labels, operands)):
-        for lab, n in zip(ls, op.shape):
+def _aligned(t, ls, order, k, size, counts):
+    """Operand k with its dims in `order`: a repeated letter's diagonal, a size-1 dim for each letter
+    it lacks, then permuted. `size` and `counts` (how many operands have each dim with size != 1)
+    are updated on the way, and broadcasting checked, with PyTorch's words."""
+    perm = [-1] * len(order)
+    d = 0
+    for lab in ls:
+        p = order.index(lab)
+        if perm[p] != -1:  # a letter repeated within the operand
+            prev = perm[p]
+            if t.shape[d] != t.shape[prev]:
+                raise RuntimeError(f"einsum(): subscript {lab} is repeated for operand {k} but the sizes don't match, "
+                                   f"{t.shape[d]} != {t.shape[prev]}")
+            t = t.diagonal(0, prev, d).movedim(-1, prev)
+            continue
+        n = t.shape[d]
+        if n != 1:
             seen = size.get(lab, 1)
-            if n != 1 and seen != 1 and n != seen:
-                name = lab if isinstance(lab, str) else "..."
-                raise RuntimeError(f"einsum(): subscript {name} has size {n} for operand {k} which does not broadcast "
-                                   f"with previously seen size {seen}")
-            size[lab] = n if n != 1 else seen
-    return size
+            if seen not in (1, n):
+                if isinstance(lab, str):
+                    raise RuntimeError(f"einsum(): subscript {lab} has size {n} for operand {k} which does not "
+                                       f"broadcast with previously seen size {seen}")
+                raise RuntimeError(f"einsum(): dimension {d} covered by ellipsis in operand {k}has size {n} which does "
+                                   f"not broadcast with previously seen ellipsis with size {seen} for the respective "
+                                   "dimension")
+            size[lab] = n
+            counts[p] += 1
+        perm[p] = d
+        d += 1
+    for p in range(len(order)):
+        if perm[p] == -1:
+            t = t.unsqueeze(d)
+            perm[p] = d
+            d += 1
+    return t.permute(perm)
 
 
-def _diagonals(t, ls):
-    """Take the diagonal for each label repeated within one operand."""
-    ls = list(ls)
-    while len(set(ls)) != len(ls):
-        lab = next(x for x in ls if ls.count(x) > 1)
-        i = ls.index(lab)
-        j = ls.index(lab, i + 1)
-        t = t.diagonal(0, i, j)
-        ls = [x for k, x in enumerate(ls) if k not in (i, j)] + [lab]
-    return t, ls
-
-
-def _sum_away(t, ls, keep):
-    dims = [i for i, lab in enumerate(ls) if lab not in keep]
-    if not dims:
-        return t, ls
-    return t.sum(dims), [lab for lab in ls if lab in keep]
-
-
-def _broadcast(t, ls, size):
-    want = [size[lab] for lab in ls]
-    return (t.expand(want) if list(t.shape) != want else t), ls
-
-
-def _contract(a, la, b, lb, keep, size):
-    """a * b summed over the shared labels not in `keep`, by one batched matmul."""
-    a, la = _sum_away(a, la, set(lb) | keep)
-    b, lb = _sum_away(b, lb, set(la) | keep)
-    batch = [x for x in la if x in lb and x in keep]
-    summed = [x for x in la if x in lb and x not in keep]
-    a_only = [x for x in la if x not in lb]
-    b_only = [x for x in lb if x not in la]
-    a = a.permute(*[la.index(x) for x in batch + a_only + summed]) if la != batch + a_only + summed else a
-    b = b.permute(*[lb.index(x) for x in batch + summed + b_only]) if lb != batch + summed + b_only else b
-    bs = [size[x] for x in batch]
-    ms, ks, ns = [size[x] for x in a_only], [size[x] for x in summed], [size[x] for x in b_only]
-    if not summed:  # nothing to sum over: an outer product per batch, by broadcasting
-        out = a.reshape(bs + ms + [1] * len(ns)) * b.reshape(bs + [1] * len(ms) + ns)
-    else:
-        m, k, n = math.prod(ms), math.prod(ks), math.prod(ns)
-        a2 = a.reshape(bs + [m, k]) if bs else a.reshape(m, k)
-        b2 = b.reshape(bs + [k, n]) if bs else b.reshape(k, n)
-        out = (a2 @ b2).reshape(bs + ms + ns)
-    return out, batch + a_only + b_only
+def _sumproduct_pair(left, right, sum_dims):
+    """left * right summed over `sum_dims` (kept as size-1 dims), two operands on the same dims: one
+    bmm of (dims in both, dims in left only, summed) by (both, summed, dims in right only)."""
+    if not sum_dims:
+        return left * right
+    from .linalg import bmm
+    lro, lo, ro, sum_size = [], [], [], 1
+    for i in range(left.ndim):
+        sl, sr = left.shape[i] != 1, right.shape[i] != 1
+        if i in sum_dims:
+            if sl and sr:
+                sum_size *= left.shape[i]
+            elif sl:  # summed, but in one operand only: sum it there first
+                left = left.sum(i, keepdim=True)
+            elif sr:
+                right = right.sum(i, keepdim=True)
+        elif sl and sr:
+            lro.append(i)
+        elif sl:
+            lo.append(i)
+        else:
+            ro.append(i)
+    if lo and ro and lo[0] > ro[-1]:  # right's dims all come first: PyTorch swaps the operands (a row-major result)
+        left, right, lo, ro = right, left, ro, lo
+    lro_size = math.prod(left.shape[d] for d in lro)
+    lo_size, ro_size = math.prod(left.shape[d] for d in lo), math.prod(right.shape[d] for d in ro)
+    out_size = [left.shape[d] for d in lro] + [left.shape[d] for d in lo] + [1] * len(sum_dims) + [right.shape[d] for d in ro]
+    back = [0] * left.ndim  # the dims of bmm's result back in their places
+    for j, d in enumerate(lro + lo + sum_dims + ro):
+        back[d] = j
+    left = left.permute(lro + lo + sum_dims + ro).reshape(lro_size, lo_size, sum_size)
+    right = right.permute(lro + sum_dims + ro + lo).reshape(lro_size, sum_size, ro_size)
+    return bmm(left, right).view(out_size).permute(back)
 
 
 def einsum(*args):
@@ -169,25 +181,40 @@ def einsum(*args):
         equation, operands = _from_sublists(args)
     if not operands:
         raise ValueError("einsum(): must provide at least one operand")
-    dt = operands[0].dtype
-    for op in operands[1:]:
-        if op.dtype is not dt:
-            raise RuntimeError(f"expected scalar type {dt._short} but found {op.dtype._short}")
     common.same_device("einsum", *operands)
     labels, out = _parse(equation, operands)
-    size = _sizes(labels, operands)
-    terms = []
-    for t, ls in zip(operands, labels):
-        t, ls = _diagonals(t, ls)
-        terms.append(_broadcast(t, ls, size))
-    result, lr = terms[0]
-    for i, (t, ls) in enumerate(terms[1:], start=1):
-        later = set(out)
-        for _, rest in terms[i + 1:]:
-            later |= set(rest)
-        result, lr = _contract(result, lr, t, ls, later, size)
-    result, lr = _sum_away(result, lr, set(out))
-    order = [lr.index(x) for x in out]
-    if order != list(range(len(order))) or result is operands[0]:
-        result = result.permute(*order)
+    # the common dims: the output's, then the ellipsis (when the output has none), then the summed letters
+    ellipsis = sorted({lab for ls in labels for lab in ls if not isinstance(lab, str)})
+    order = list(out) + [lab for lab in ellipsis if lab not in out]
+    order += sorted({lab for ls in labels for lab in ls if isinstance(lab, str) and lab not in out}, key=_LETTERS.index)
+    n_out = len(out)
+    size, counts = {}, [0] * len(order)
+    ops = [_aligned(t, ls, order, k, size, counts) for k, (t, ls) in enumerate(zip(operands, labels))]
+    while len(ops) > 1:
+        a, b = ops.pop(0), ops.pop(0)
+        # a summed dim no later operand has is summed now: by the bmm if both have it, else by a sum
+        sum_dims, a_dims, b_dims = [], [], []
+        for d in range(n_out, len(order)):
+            if a.shape[d] != 1 and b.shape[d] != 1:
+                counts[d] -= 1
+                if counts[d] == 1:
+                    sum_dims.append(d)
+                    counts[d] = 0
+            elif counts[d] == 1:
+                if a.shape[d] != 1:
+                    a_dims.append(d)
+                    counts[d] = 0
+                elif b.shape[d] != 1:
+                    b_dims.append(d)
+                    counts[d] = 0
+        if a_dims:
+            a = a.sum(a_dims, keepdim=True)
+        if b_dims:
+            b = b.sum(b_dims, keepdim=True)
+        ops.insert(0, _sumproduct_pair(a, b, sum_dims))
+    result = ops[0]
+    if len(order) > n_out:  # the summed dims: all size 1 by now, unless there was one operand
+        if len(operands) > 1:
+            return result.view(result.shape[:n_out])
+        return result.sum(list(range(n_out, len(order))))
     return result

@@ -423,7 +423,8 @@ def check_alive(ctx):
     """A backward that reads what forward kept outside save_for_backward (indices) gives PyTorch's
     "backward through the graph a second time" error once the graph has been freed."""
     if ctx._freed:
-        ctx.saved_tensors  # raises it
+        from ..autograd.function import freed_error
+        raise freed_error()
 
 
 _BASIC = frozenset((int, slice, type(None), type(Ellipsis)))
@@ -479,6 +480,10 @@ def setitem(a, key, value):
     requires grad), PyTorch's steps: fill_/copy_ of the view `a[basic]` (the base's history
     becomes CopySlices), or index_put_ of the advanced part into that view."""
     from .inplace import run_inplace
+    if key is False:  # PyTorch: `a[False] = v` selects nothing and writes nothing (no check, no new version)
+        return a
+    if key is True:  # and `a[True] = v` is `a[None] = v`, a copy into a.unsqueeze(0) (casting, as copy_ does)
+        key = None
     T = common.tensor_cls()
     basic, adv = split_key(a, key)
     masked = adv is not None and _masked_fill_key(adv, value)
@@ -497,7 +502,11 @@ def setitem(a, key, value):
         _check_region(target._data)
         if isinstance(value, T):
             _check_shape(target, value)
-            target.copy_(_strip_leading_ones(value))
+            if value.shape != target.shape and value.ndim:  # PyTorch's steps (copy_to), as its graph shows them:
+                value = value.view(_without_leading_ones(value.shape))  # the value without leading size-1 dims,
+                if value.shape != target.shape:
+                    value = value.expand(target.shape)  # broadcast to the region
+            target.copy_(value)
         else:
             target.fill_(_scalar_tensor(value, target))
         return a
@@ -563,10 +572,15 @@ def _check_region(arr):
             "expanded tensor; write into a .clone() of it)")
 
 
-def _strip_leading_ones(value):
-    shape = tuple(value.shape)
+def _without_leading_ones(shape):
+    shape = tuple(shape)
     while shape and shape[0] == 1:
         shape = shape[1:]
+    return shape
+
+
+def _strip_leading_ones(value):
+    shape = _without_leading_ones(value.shape)
     return value if shape == tuple(value.shape) else value.view(shape)
 
 
@@ -626,7 +640,7 @@ def write_until_out_of_range(xp, arr, key, v, accumulate=False):
         return
     at = tuple(i[:first] for i in idx)
     if accumulate:
-        xp.add.at(arr, at, vals.reshape((-1,) + arr.shape[len(key):])[:first])
+        index_add_flat(xp, arr, at, vals.reshape((-1,) + arr.shape[len(key):])[:first])
     else:
         arr[at] = vals.reshape((-1,) + arr.shape[len(key):])[:first]
 
@@ -646,6 +660,8 @@ class Gather(Primitive):
     def forward(ctx, a, *, dim, index):
         ctx.shape, ctx.dim, ctx.index = a.shape, dim, index
         src = a._data
+        if src.ndim == 0:  # (a 0-d input: its one element, the index being 0)
+            return src.copy()
         if index.shape != src.shape:  # PyTorch lets the index be smaller than the input off `dim`
             src = src[tuple(slice(None) if d == dim else slice(0, n) for d, n in enumerate(index.shape))]
         return a._device.xp.take_along_axis(src, index, axis=dim)

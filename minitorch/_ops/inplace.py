@@ -14,34 +14,37 @@ rules (PyTorch's):
 from __future__ import annotations
 
 from .. import _dtype
+from .._errors import hinted
 from ..autograd.function import Node, SavedOutput, edge, refresh_view
 from ..autograd.grad_mode import STATE
 from . import common
 
 
 def check_inplace(t, op):
+    """PyTorch's checks before an in-place op is recorded, in its order (check_inplace)."""
     if not STATE.enabled or not t._requires_grad:  # nothing recorded, nothing to protect
         return
+    base = t._base
     if t._multi_view is not None:
-        name = t.grad_fn.name() if t.grad_fn is not None else "a multi-output view"
+        name = t._grad_fn.name() if t._grad_fn is not None else "a multi-output view"
         raise RuntimeError(
             f"Output {t._output_nr} of {name.rstrip('0123456789').removesuffix('Backward')} is a view and is being "
             "modified inplace. This view is the output of a function that returns multiple views. Such functions "
             "do not allow the output views to be modified inplace. You should replace the inplace operation by an "
             f"out-of-place one. ({op}: modify a .clone() of it instead)")
-    if t.grad_fn is None and not t._no_grad_view:
-        raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation. "
-            f"({op} on a tensor of shape {list(t.shape)}: wrap the update in `with minitorch.no_grad():`, "
-            "as optimizers do, or use the out-of-place form)")
-    base = t._base
     if t._no_grad_view and base is not None and base._requires_grad:
         _no_grad_view_error(t, op)
-    # only a view that is itself in the graph counts: detach() aliases share memory but not history
-    if base is not None and base._requires_grad and base.grad_fn is None:
-        raise RuntimeError(
-            "a view of a leaf Variable that requires grad is being used in an in-place operation. "
-            f"({op}: modify a .clone() of the leaf instead, or do it under `with minitorch.no_grad():`)")
+    # a view made by a view op (not a detach() alias) whose memory belongs to a leaf, even one that
+    # does not require grad itself (`leaf.expand(3).requires_grad_()`): the write could not be recorded
+    # on the leaf's history
+    if t._seen_version is not None and base._grad_fn is None:
+        raise hinted(RuntimeError,
+                     "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+                     f"{op}: modify a .clone() of the leaf instead, or do it under `with minitorch.no_grad():`")
+    if t._grad_fn is None and not t._no_grad_view:
+        raise hinted(RuntimeError, "a leaf Variable that requires grad is being used in an in-place operation.",
+                     f"{op} on a tensor of shape {list(t.shape)}: wrap the update in `with minitorch.no_grad():`, "
+                     "as optimizers do, or use the out-of-place form")
 
 
 def _no_grad_view_error(t, op):
@@ -74,9 +77,9 @@ def check_result(t, result_dtype, result_shape, op):
             f"desired output type {t.dtype._short} ({op} writes into a {t.dtype} tensor; convert it first, "
             f"e.g. t = t.float())")
     if tuple(result_shape) != tuple(t.shape):
-        raise RuntimeError(
-            f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(result_shape)} "
-            f"({op} can't grow the tensor it writes into)")
+        raise hinted(RuntimeError,
+                     f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(result_shape)}",
+                     f"{op} can't grow the tensor it writes into")
 
 
 def run_inplace(self, cls, others, kw, fast, op, *, overlap_ok=False):
@@ -85,8 +88,9 @@ def run_inplace(self, cls, others, kw, fast, op, *, overlap_ok=False):
     `fast()` does the write without recording (a NumPy ufunc with out=, usually). `overlap_ok`:
     the op may write into an expanded tensor (fill_, zero_, an indexed write).
     """
-    refresh_view(self)
     check_inplace(self, op)
+    if STATE.enabled:  # (the write's record reads self's history: a view's may need renewing first)
+        refresh_view(self)
     if not overlap_ok and not self._data.flags.c_contiguous:  # row-major memory never overlaps itself
         check_overlap(self, op)
     T = common.tensor_cls()
@@ -119,7 +123,7 @@ def original(t):
     reads in backward (PyTorch's "original self"). The record's edge is then t's producer, as in
     PyTorch, rather than a CloneBackward0."""
     alias = common.tensor_cls()._make(t._data.copy(), t._device)
-    alias._requires_grad, alias.grad_fn, alias._output_nr = t._requires_grad, t.grad_fn, t._output_nr
+    alias._requires_grad, alias._grad_fn, alias._output_nr = t._requires_grad, t.grad_fn, t._output_nr
     return alias
 
 
@@ -127,8 +131,9 @@ def write_result(self, out, op):
     """`self.op_()` for an op composed of others: `out` is its out-of-place result, computed from a
     copy of self. Write it in, and make the op's own record (Log1PBackward0, HypotBackward0, ...)
     self's history, as run_inplace does for a primitive, rather than a copy's."""
-    refresh_view(self)
     check_inplace(self, op)
+    if STATE.enabled:
+        refresh_view(self)
     if not self._data.flags.c_contiguous:
         check_overlap(self, op)
     check_result(self, out.dtype, out.shape, op)
@@ -151,35 +156,28 @@ def write_unrecorded(self, out, op):
         check_overlap(self, op)
     check_result(self, self.dtype, out.shape, op)
     self._data[...] = out._data
-    self._storage.version += 1
-    if STATE.enabled and self._requires_grad:
-        # PyTorch still renews the history of the views of this memory (AsStridedBackward0), as
-        # after any write: counting a rebase makes each view do so when next used
-        self._storage.rebases += 1
-        if self._base is not None:
-            as_view_of_new_base(self, self._base)
+    self._storage.version += 1  # (the views of this memory renew their grad_fn when it is next read)
     return self
 
 
 def _rebase(t, node):
     """Make `node` (the in-place op's record) the new history of `t`."""
+    # (Views of this memory taken before now still carry the old history: the version counter,
+    # bumped by the write, makes each renew its grad_fn when it is next read: refresh_view.)
     if node is None:
         return
-    # Views of this memory taken before now still carry the old history: counting the rewrite
-    # lets each one renew its grad_fn when next used (autograd.function.refresh_view).
-    t._storage.rebases += 1
     if t._base is None:
-        old = t.grad_fn, t._output_nr
+        old = t._grad_fn, t._output_nr
         t._requires_grad = True
-        t.grad_fn = node
+        t._grad_fn = node
         t._output_nr = 0
         _follow_retain(t, *old)
         return
     base = t._base
     slices = CopySlices(base, t, node)
-    old = base.grad_fn, base._output_nr
+    old = base._grad_fn, base._output_nr
     base._requires_grad = True
-    base.grad_fn = slices
+    base._grad_fn = slices
     base._output_nr = 0
     _follow_retain(base, *old)
     # the view's own history becomes "a strided view of the new base"
@@ -189,11 +187,11 @@ def _rebase(t, node):
 def as_view_of_new_base(v, base):
     from .views import as_strided
     fresh = as_strided(base, v.shape, v.stride(), v.storage_offset())
-    old = v.grad_fn, v._output_nr
+    old = v._grad_fn, v._output_nr
     v._requires_grad = True
-    v.grad_fn = fresh.grad_fn
+    v._grad_fn = fresh._grad_fn
     v._output_nr = 0
-    v._seen_rebases = base._storage.rebases
+    v._seen_version = base._storage.version
     _follow_retain(v, *old)
 
 

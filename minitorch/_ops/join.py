@@ -35,13 +35,16 @@ def cat(tensors, dim=0, *, axis=None):
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     dev = common.same_device("cat", *tensors)
-    # legacy rule kept by PyTorch: 1-D empty tensors are skipped
-    parts = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)] or tensors[:1]
+    # legacy rule kept by PyTorch: 1-D empty tensors are skipped, dim is checked against the others
+    # (when all are skipped, any dim goes: the result is an empty 1-D tensor)
+    parts = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)]
+    dt = common.result_dtype(*tensors)  # (a skipped empty tensor's dtype still takes part)
+    if not parts:
+        return Cat.apply(*(common.to_device_of(t, dev) for t in tensors), dim=0, dtype=dt)
     ref = parts[0]
     if ref.ndim == 0:
         raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
     d = common.wrap_dim(dim, ref.ndim, "cat")
-    dt = common.result_dtype(*tensors)  # (a skipped empty tensor's dtype still takes part)
     for i, t in enumerate(parts):
         if t.ndim != ref.ndim:
             raise RuntimeError(

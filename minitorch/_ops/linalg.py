@@ -2,18 +2,34 @@
 from __future__ import annotations
 
 from .. import parts as _parts
+from .._errors import hinted
 from . import common
 from ._prim import Primitive, mT, unsqueeze
+
+
+def no_bool_kernel(a, kernel):
+    """PyTorch's CPU matrix-product kernels have no bool version (NumPy computes one): its error."""
+    if a._data.dtype.kind == "b":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool' (matrix products take numbers: "
+                                  "convert with .int() or .float() first)")
 
 
 class Matmul(Primitive):
     _node_name = "MmBackward0"
     array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
-    @staticmethod
-    def forward(ctx, a, b):
+    @classmethod
+    def forward(cls, ctx, a, b):
+        kernel = cls.kernel(a._data.ndim, b._data.ndim)
+        if kernel == "dot" or a._data.size and b._data.size:  # (an empty product never reaches the kernel)
+            no_bool_kernel(a, kernel)
         ctx.save_for_backward(a, b)
         return a._data @ b._data
+
+    @staticmethod
+    def kernel(na, nb):
+        """The PyTorch CPU kernel these shapes lead to (named in its dtype errors)."""
+        return "dot" if na == nb == 1 else "addmv_impl_cpu" if nb == 1 else "addmm_impl_cpu_" if nb == 2 else "bmm"
 
     @staticmethod
     def backward(ctx, grad):
@@ -91,17 +107,18 @@ def _shape_error(a, b, op):
     """PyTorch's message for sizes that do not fit, in the shapes it folds the operands to."""
     import math
     sa, sb = a.shape, b.shape
-    hint = (f" ({op} of {_sizes(a, b)}: the last dim of the first must equal the "
-            f"{'first' if b.ndim == 1 else 'second-to-last'} dim of the second; transpose one with .T or .mT?)")
+    hint = (f"{op} of {_sizes(a, b)}: the last dim of the first must equal the "
+            f"{'first' if b.ndim == 1 else 'second-to-last'} dim of the second; transpose one with .T or .mT?")
     if b.ndim == 1:
         rows = math.prod(sa[:-1])
-        return RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{sa[-1]}), vec ({sb[0]})" + hint)
+        return hinted(RuntimeError, f"size mismatch, got input ({rows}), mat ({rows}x{sa[-1]}), vec ({sb[0]})", hint)
     if b.ndim == 2:
         rows = math.prod(sa[:-1]) if a.ndim > 1 else 1
-        return RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{sa[-1]} and {sb[0]}x{sb[1]})" + hint)
+        return hinted(RuntimeError, f"mat1 and mat2 shapes cannot be multiplied ({rows}x{sa[-1]} and "
+                      f"{sb[0]}x{sb[1]})", hint)
     batch = math.prod(common.broadcast_shapes(sa[:-2], sb[:-2], op=op))
-    return RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, {sa[-1]}] but "
-                        f"got: [{batch}, {sb[-2]}]." + hint)
+    return hinted(RuntimeError, f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, "
+                  f"{sa[-1]}] but got: [{batch}, {sb[-2]}].", hint)
 
 
 def matmul(a, b, op="matmul"):
@@ -116,7 +133,8 @@ def matmul(a, b, op="matmul"):
         raise RuntimeError(
             f"both arguments to {op} need to be at least 1D, but they are {a.ndim}D and {b.ndim}D "
             "(use * to multiply by a scalar)")
-    _check_pair(a, b, op)
+    if a.ndim == 1 and b.ndim == 1 or a._device is not b._device:
+        _check_pair(a, b, op)  # (dot checks the dtypes before the sizes; the other kernels after)
     k_a = a.shape[-1]
     k_b = b.shape[-2] if b.ndim > 1 else b.shape[0]
     if a.ndim > 2 or b.ndim > 2:
@@ -127,6 +145,7 @@ def matmul(a, b, op="matmul"):
                 f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have the "
                 "same number of elements, but got {} and {} elements respectively".format(a.shape[0], b.shape[0]))
         raise _shape_error(a, b, op)
+    a, b = _check_pair(a, b, op)
     return _node_for(a.ndim, b.ndim).apply(a, b)
 
 
@@ -137,17 +156,21 @@ def _check_pair(a, b, op):
         if a.ndim == 1 and b.ndim == 1:
             raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {a.dtype._short} and "
                                f"{b.dtype._short}")
-        hint = f" ({op} does not promote; convert one, e.g. b.to(a.dtype))"
+        hint = f"{op} does not promote; convert one, e.g. b.to(a.dtype)"
         # PyTorch's wording is that of the kernel the shapes lead to: bmm, addmv or mm (a batch
         # times a matrix is folded into one mm when it can be viewed so, or the matrix needs a grad)
         if b.ndim > 2 or (a.ndim > 2 and b.ndim == 2 and not (a.is_contiguous() or b.requires_grad)):
-            raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}" + hint)
+            if not (a.numel() and b.numel()):  # PyTorch's bmm of an empty operand checks no dtypes: the
+                dt = common.result_dtype(a, b)  # result's is the promoted one
+                return a.to(dt), b.to(dt)
+            no_bool_kernel(a, "bmm")  # (bmm's kernel is picked, by the first dtype, before its check)
+            raise hinted(RuntimeError, f"expected scalar type {a.dtype._short} but found {b.dtype._short}", hint)
         if a.ndim == 2 and b.ndim == 1:
-            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {b.dtype._short}, "
-                               f"{a.dtype._short}, and {b.dtype._short}" + hint)
-        raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {_CTYPE[a.dtype.name]} != {_CTYPE[b.dtype.name]}"
-            + hint)
+            raise hinted(RuntimeError, f"addmv input tensors must have the same dtype, but got {b.dtype._short}, "
+                         f"{a.dtype._short}, and {b.dtype._short}", hint)
+        raise hinted(RuntimeError, f"expected m1 and m2 to have the same dtype, but got: {_CTYPE[a.dtype.name]} != "
+                     f"{_CTYPE[b.dtype.name]}", hint)
+    return a, b
 
 
 def mm(a, b):
@@ -164,7 +187,7 @@ def bmm(a, b):
     if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
                            f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-    _check_pair(a, b, "bmm")
+    a, b = _check_pair(a, b, "bmm")
     return Bmm.apply(a, b)
 
 

@@ -9,6 +9,8 @@ ops where PyTorch composes too.
 """
 from __future__ import annotations
 
+import math
+
 from .. import _dtype, return_types
 from . import common
 from ._prim import MultiOutputPrimitive, Primitive
@@ -74,7 +76,13 @@ class Xlogy(Primitive):
     def backward(ctx, grad):
         saved = list(ctx.saved_tensors)
         a, b = (saved.pop(0) if n is None else n for n in ctx.numbers)
-        ga = grad * xlogy(a != 0, b) if ctx.needs_input_grad[0] else None
+        ga = None
+        if ctx.needs_input_grad[0]:  # log(b), and 0 where a is 0 and b <= 0 (PyTorch's formula)
+            ga = xlogy(grad, b)
+            if hasattr(b, "_data"):
+                ga = ga.masked_fill((a == 0) & (b <= 0), 0.0)
+            elif b <= 0:
+                ga = ga.masked_fill(a == 0, 0.0)
         gb = grad * a / b if ctx.needs_input_grad[1] else None
         return ga, gb
 
@@ -307,7 +315,8 @@ def _cum_pair(cls, op):
     values_indices = getattr(return_types, op)
 
     def f(a, dim):
-        d = common.wrap_dim(dim, a.ndim, op)
+        # (PyTorch checks no dim for an empty tensor: there is nothing to run along)
+        d = common.wrap_dim(dim, a.ndim, op) if a.numel() else 0
         return values_indices(*cls.apply(a, dim=d))
     f.__name__ = op
     return f
@@ -391,6 +400,9 @@ def tensordot(a, b, dims=2, out=None):
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > a.ndim or dims > b.ndim:
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims} (the tensors are "
+                               f"{a.ndim}-D and {b.ndim}-D)")
         da, db = list(range(a.ndim - dims, a.ndim)), list(range(dims))
     else:
         da, db = ([d] if isinstance(d, int) else list(d) for d in dims)
@@ -409,11 +421,12 @@ def tensordot(a, b, dims=2, out=None):
                                f"second has size {b.shape[j]} in dim {j}")
     free_a = [d for d in range(a.ndim) if d not in da]
     free_b = [d for d in range(b.ndim) if d not in db]
-    k = 1
-    for d in da:
-        k *= a.shape[d]
-    a2 = a.permute(free_a + da).reshape(-1, k)
-    b2 = b.permute(db + free_b).reshape(k, -1)
+    if not free_a and not free_b:  # every dim contracted: PyTorch's dot of the two flattened
+        from .linalg import dot
+        return dot(a.permute(da).flatten(), b.permute(db).flatten()).reshape(())
+    k = math.prod(a.shape[d] for d in da)  # (sizes, not -1: a size-0 dim leaves -1 undecided)
+    a2 = a.permute(free_a + da).reshape(math.prod(a.shape[d] for d in free_a), k)
+    b2 = b.permute(db + free_b).reshape(k, math.prod(b.shape[d] for d in free_b))
     return (a2 @ b2).reshape([a.shape[d] for d in free_a] + [b.shape[d] for d in free_b])
 
 
@@ -456,8 +469,6 @@ class Cross(Primitive):
 
 
 def cross(a, b, dim=None):
-    if a.dtype is not b.dtype:
-        raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}")
     common.same_device("cross", a, b)
     shape = common.broadcast_shapes(a.shape, b.shape, op="cross")
     if dim is None:
@@ -468,10 +479,19 @@ def cross(a, b, dim=None):
         dim = next((i for i, n in enumerate(shape) if n == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
+    if a.ndim != b.ndim:
+        raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions. (cross got {a.ndim}-D and "
+                           f"{b.ndim}-D: unsqueeze one)")
+    if a.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions (cross takes vectors of 3)")
     d = common.wrap_dim(dim, len(shape), "cross")
     size = [t.shape[d - len(shape)] if t.ndim >= len(shape) - d else 1 for t in (a, b)]
     if size != [3, 3]:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {size[0]} and {size[1]}")
+    if a.dtype is _dtype.bool:  # (after the shape checks, as PyTorch's kernel; NumPy would subtract bools)
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}")
     return Cross.apply(a.expand(shape) if a.shape != shape else a, b.expand(shape) if b.shape != shape else b,
                        dim=d)
 

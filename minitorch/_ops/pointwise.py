@@ -30,7 +30,9 @@ def _save(ctx, *xs):
     """Save tensor arguments for backward (version-checked); keep Python scalars as they are."""
     T = common.tensor_cls()
     ctx.save_for_backward(*(x if isinstance(x, T) else None for x in xs))
-    ctx.scalars = tuple(None if isinstance(x, T) else x for x in xs)
+    ctx.scalars = scalars = tuple(None if isinstance(x, T) else x for x in xs)
+    if any(s is not None for s in scalars):
+        ctx._keeps_values = True  # PyTorch saves a number as a (0-d) tensor: freed by backward all the same
 
 
 def _load(ctx):
@@ -118,6 +120,8 @@ class Pow(Primitive):
     @staticmethod
     def forward(ctx, a, b):
         _save(ctx, a, b)
+        if b.__class__ in _PY_NUMBERS and isinstance(a, common.tensor_cls()):
+            return pow_scalar_array(a._device.xp, a._data, b)
         return getattr(a, "_data", a) ** getattr(b, "_data", b)
 
     @staticmethod
@@ -166,10 +170,10 @@ class Maximum(Primitive):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        # ties split the gradient evenly, as PyTorch does
-        ga = grad * ((a > b) + (a == b) * 0.5)
-        gb = grad * ((b > a) + (a == b) * 0.5)
-        return ga, gb
+        # PyTorch's formula: ties split the gradient evenly, and only the smaller operand gets none
+        # (a NaN compares false either way, so both operands of a NaN get the whole gradient)
+        half = where(a == b, grad / 2, grad)
+        return where(a < b, 0.0, half), where(a > b, 0.0, half)
 
 
 class Minimum(Primitive):
@@ -183,8 +187,8 @@ class Minimum(Primitive):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        ga = grad * ((a < b) + (a == b) * 0.5)
-        gb = grad * ((b < a) + (a == b) * 0.5)
+        half = where(a == b, grad / 2, grad)  # (as Maximum's)
+        ga, gb = where(a > b, 0.0, half), where(a < b, 0.0, half)
         return ga, gb
 
 
@@ -688,6 +692,29 @@ def _int_pow_negative(a, b, dt):
     return Tensor._make(xp.where(e < 0, neg, out), a._device)
 
 
+def pow_scalar_array(xp, x, e):
+    """x ** e for a number e, as PyTorch's CPU kernel computes it: in float and double, e = 0.5, -0.5
+    and -1 are sqrt, rsqrt and reciprocal (so sqrt's -0. and NaN at -inf), 2, 3 and -2 products;
+    in half, C's pow with e rounded to half (pow(-inf, 0.5) is inf there). Integers: NumPy's."""
+    if x.dtype.kind != "f":
+        return x ** e
+    if x.dtype.itemsize == 2:
+        e = x.dtype.type(e).astype("float32")
+        out = xp.power(x.astype("float32"), e)
+        if not float(e).is_integer():  # C's pow at -0. and -inf (NumPy's takes a sqrt for 0.5 and keeps their sign)
+            out = xp.where(x == 0, 0.0 if e > 0 else xp.inf, xp.where(x == -xp.inf, xp.inf if e > 0 else 0.0, out))
+        return out.astype(x.dtype)
+    if e == 0.5:
+        return x ** 0.5  # (NumPy's ** takes its sqrt here too)
+    if e == -0.5:
+        return 1 / x ** 0.5
+    if e == 2 or e == 3:
+        return x * x if e == 2 else x * x * x
+    if e == -2:
+        return 1 / (x * x)
+    return x ** e
+
+
 class PowScalar(Primitive):
     """tensor ** number: recorded with the tensor as its only input (PowBackward0)."""
     _node_name = "PowBackward0"
@@ -697,7 +724,7 @@ class PowScalar(Primitive):
     def forward(ctx, a, *, exponent):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
-        return a._data ** exponent
+        return pow_scalar_array(a._device.xp, a._data, exponent)
 
     @staticmethod
     def backward(ctx, grad):
@@ -720,7 +747,8 @@ class PowScalarBase(Primitive):
         ctx.base = base
         if base == 0:
             ctx.save_for_backward(b)
-        return base ** b._data
+        # (PyTorch's number ** tensor is laid out row-major, whatever the exponent's layout)
+        return common.row_major(base ** b._data, b._device.xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -751,9 +779,11 @@ def _pow_scalar(a, b):
             return laid_out(PowScalar.apply(t, exponent=n), t)  # a unary op for PyTorch: no scalar operand
     n = _scalar_as(n, dt)
     if not dt.is_floating_point and bool((t._data < 0).any()):
-        return _int_pow_negative(common.tensor_cls()._make(t._device.xp.asarray(n, dtype=dt.np), t._device), t, dt)
+        out = _int_pow_negative(common.tensor_cls()._make(t._device.xp.asarray(n, dtype=dt.np), t._device), t, dt)
+        out._data = common.row_major(out._data, out._device.xp)  # (as PowScalarBase's)
+        return out
     with _fp_quiet():
-        return laid_out(PowScalarBase.apply(t, base=n), n, t)
+        return PowScalarBase.apply(t, base=n)
 
 
 def _tensor_operand(x, op, pos):
@@ -1361,10 +1391,10 @@ _round = _rounding(Round, "round_vml_cpu")
 
 
 def round(a, *, decimals=None):  # noqa: A001
-    if not decimals:
-        if decimals is not None and not a.dtype.is_floating_point:  # (round(t) of integers is a copy)
-            raise NotImplementedError(f"\"round_vml_cpu\" not implemented for '{a.dtype._short}'")
+    if decimals is None:
         return _round(a)
+    if not decimals and not a.dtype.is_floating_point:  # (round(t) of integers is a copy)
+        raise NotImplementedError(f"\"round_vml_cpu\" not implemented for '{a.dtype._short}'")
     if not a.dtype.is_floating_point:
         raise NotImplementedError(f"\"round_cpu\" not implemented for '{a.dtype._short}'")
     return RoundDecimals.apply(a, decimals=int(decimals))

@@ -1,6 +1,8 @@
 """Reductions over dims (`dim` an int or a tuple, `keepdim`), and softmax."""
 from __future__ import annotations
 
+import math
+
 from .. import _dtype, return_types
 from .. import parts as _parts
 from .._dtype import get_default_dtype
@@ -127,7 +129,7 @@ def _half_prod(a, dims, keepdim):
     xp = a._device.xp
     lead = [n for d, n in enumerate(a.shape) if d not in dims]
     moved = xp.moveaxis(a._data.astype(xp.float16, copy=False), dims, tuple(range(-len(dims), 0)))
-    flat = moved.reshape(*lead, -1)
+    flat = moved.reshape(*lead, math.prod(a.shape[d] for d in dims))  # (a size, not -1: lead may hold a 0)
     with _np_quiet(a):
         out = flat.cumprod(axis=-1)[..., -1] if flat.shape[-1] else xp.ones(lead, xp.float16)
     if keepdim:
@@ -154,7 +156,7 @@ def _prod_of_others(a, dims):
         return a.new_ones(a.shape)  # no elements, no products
     moved = a.permute(tuple(d for d in range(a.ndim) if d not in dims) + tuple(dims))
     lead = moved.shape[:a.ndim - len(dims)]
-    flat = moved.reshape(*lead, -1)
+    flat = moved.reshape(*lead, math.prod(a.shape[d] for d in dims))  # (a size, not -1: lead may hold a 0)
     n = flat.shape[-1]
     ones = flat.new_ones((*lead, 1))
     left = cat([ones, flat[..., :-1]], -1).cumprod(-1) if n > 1 else ones
@@ -260,11 +262,22 @@ class AMin(AMax):
 
 
 class MaxAll(AMax):
-    _node_name = "MaxBackward1"  # max() of all elements: PyTorch's name, same gradient as amax
+    """max() of all elements (MaxBackward1): ties share the gradient evenly, as in amax, but a NaN
+    result shares it among the NaNs (PyTorch's evenly_distribute_backward), not among no one."""
+    _node_name = "MaxBackward1"
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .pointwise import where
+        (a,) = ctx.saved_tensors
+        out = ctx.saved_output
+        mask = a.isnan() if bool(out.isnan()) else a == out
+        return (where(mask, grad / mask.sum(), 0.0),)
 
 
 class MinAll(AMin):
     _node_name = "MinBackward1"
+    backward = MaxAll.backward
 
 
 class MaxDim(MultiOutputPrimitive):

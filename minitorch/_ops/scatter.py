@@ -741,16 +741,46 @@ def index_add_(self, dim, index, source, *, alpha=1):
                  "index_add_")
 
 
+def _warn_if_expanded(self, op, example):
+    """PyTorch's first step of index_put_ and index_fill_, before any argument check."""
+    from .index import _overlapping
+    if _overlapping(self._data):
+        warnings.warn(f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor before performing "
+                      f"this operation. This also applies to advanced indexing e.g. {example}", UserWarning,
+                      stacklevel=3)
+
+
+def _into_expanded(self, value):
+    """An indexed write PyTorch still makes into an expanded tensor (unrecorded): element by element,
+    into the memory its elements share (other in-place ops refuse such a tensor)."""
+    from .index import _overlapping
+    T = common.tensor_cls()
+    return _overlapping(self._data) and not (STATE.enabled and (
+        self.requires_grad or isinstance(value, T) and value.requires_grad))
+
+
+def _write_expanded(self, write):
+    write(self._data)
+    self._storage.version += 1
+    return self
+
+
 def index_fill_(self, dim, index, value):
     T = common.tensor_cls()
+    _warn_if_expanded(self, "index_fill_", "tensor[mask] = scalar")
     d, idx = _index_1d(self, dim, index, "index_fill_")
     if isinstance(value, T):
         if value.ndim:
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value.ndim} dimension(s).")
         v = common.to_device_of(value, self._device).to(self.dtype)
+        if _into_expanded(self, v):
+            return _write_expanded(self, lambda arr: arr.__setitem__((slice(None),) * d + (idx,), v._data))
         return _run_(self, IndexFillTensor, (v,), dict(dim=d, index=idx), "index_fill_")
-    return _run_(self, IndexFill, (_value_for(self, value),), dict(dim=d, index=idx), "index_fill_")
+    value = _value_for(self, value)
+    if _into_expanded(self, value):
+        return _write_expanded(self, lambda arr: arr.__setitem__((slice(None),) * d + (idx,), value))
+    return _run_(self, IndexFill, (value,), dict(dim=d, index=idx), "index_fill_")
 
 
 def index_copy_(self, dim, index, source):
@@ -762,6 +792,7 @@ def index_copy_(self, dim, index, source):
 
 def index_put_(self, indices, values, accumulate=False):
     from .index import IndexPut, write_until_out_of_range
+    _warn_if_expanded(self, "index_put_", "tensor[indices] = tensor")
     try:
         index_put(self.detach(), indices, values.detach(), accumulate)  # argument checks
     except IndexError:
@@ -770,8 +801,13 @@ def index_put_(self, indices, values, accumulate=False):
                                      common.to_device_of(values, self._device)._data, accumulate)
         raise
     key = _put_key(self, indices, "index_put_")
+    values = common.to_device_of(values, self._device)
+    if _into_expanded(self, values):
+        xp = self._device.xp
+        return _write_expanded(self, lambda arr: (
+            index_add_flat(xp, arr, key, values._data) if accumulate else arr.__setitem__(key, values._data)))
     cls = IndexPutAccumulate if accumulate else IndexPut
-    return _run_(self, cls, (common.to_device_of(values, self._device),), dict(key=key), "index_put_")
+    return _run_(self, cls, (values,), dict(key=key), "index_put_")
 
 
 def masked_scatter_(self, mask, source):

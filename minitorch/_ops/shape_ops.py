@@ -416,11 +416,11 @@ def _become(self, cls, op, **kw):
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     v = cls.apply(self, **kw)
     self._data = v._data
-    if v.grad_fn is not None:
-        self.grad_fn, self._output_nr = v.grad_fn, 0
-        if self._base is not None:
-            self._seen_rebases = v._seen_rebases
     self._storage.version += 1
+    if v._grad_fn is not None:
+        self._grad_fn, self._output_nr = v._grad_fn, 0
+        if self._base is not None:
+            self._seen_version = self._storage.version  # (its new grad_fn is the view op's, not a renewal)
     return self
 
 

@@ -13,6 +13,7 @@ from .. import _dtype, return_types
 from . import common
 from ._prim import MultiOutputPrimitive, Primitive
 from .index import scatter_along
+from .pointwise import where
 
 
 def _argsort(xp, x, axis, descending):
@@ -126,7 +127,7 @@ class Mode(_Pick):
         start = xp.argmax(length, axis=-1)  # the first run of the greatest length: the smallest value
         end = start + xp.take_along_axis(length, start[:, None], axis=-1)[:, 0] - 1
         idx = xp.take_along_axis(order, end[:, None], axis=-1)  # runs keep the original order
-        return xp.moveaxis(idx.reshape(*lead, 1), -1, dim)
+        return xp.moveaxis(idx.reshape(*lead, 1), -1, dim).copy()  # (a fresh row-major layout, as PyTorch's)
 
 
 class MedianAll(Primitive):
@@ -150,7 +151,7 @@ class MedianAll(Primitive):
         (a,) = ctx.saved_tensors
         out = ctx.saved_output
         hit = (a == out) | (a.isnan() & out.isnan())
-        return (grad * hit / hit.sum(),)
+        return (where(hit, grad / hit.sum(), 0.0),)  # (PyTorch's masked_fill: an infinite grad stays off the rest)
 
 
 class NanmedianAll(MedianAll):
@@ -222,8 +223,10 @@ def argsort(a, dim=-1, descending=False, stable=False):
     if a.ndim == 0:
         return a.new_zeros((), dtype=_dtype.int64)
     from .._tensor import Tensor
+    from .convert import preserved
     xp = a._device.xp
-    return Tensor._make(_argsort(xp, a._data, d, bool(descending)).astype(xp.int64, copy=False), a._device)
+    idx = _argsort(xp, a._data, d, bool(descending)).astype(xp.int64, copy=False)
+    return Tensor._make(preserved(a, idx), a._device)  # laid out as the input, as sort's indices
 
 
 def msort(a):

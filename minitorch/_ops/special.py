@@ -358,7 +358,8 @@ class Logit(Primitive):
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        g = grad / (a * (1 - a))
+        # at 0 and 1 PyTorch's formula is grad * inf: -0. gives the inf of +0., not grad / -0.
+        g = where((a == 0) | (a == 1), grad * math.inf, grad / (a * (1 - a)))
         if ctx.eps is None:  # outside [0, 1] logit is not defined, and neither is its gradient
             return (where((a < 0) | (a > 1), math.nan, g),)
         return (where((a < ctx.eps) | (a > 1 - ctx.eps), 0.0, g),)
@@ -662,14 +663,17 @@ class Addcmul(Primitive):
 
     @staticmethod
     def forward(ctx, a, t1, t2, *, value):
-        ctx.save_for_backward(t1, t2)
+        need = ctx.needs_input_grad
+        if need:  # save only what backward reads, as PyTorch does (a second backward then needs nothing freed)
+            ctx.save_for_backward(t1 if need[2] else None, t2 if need[1] else None)
         ctx.value = value
         return a._data + value * (t1._data * t2._data)
 
     @staticmethod
     def backward(ctx, grad):
         t1, t2 = ctx.saved_tensors
-        return grad, grad * t2 * ctx.value, grad * t1 * ctx.value
+        need = ctx.needs_input_grad
+        return grad, grad * t2 * ctx.value if need[1] else None, grad * t1 * ctx.value if need[2] else None
 
 
 class Addcdiv(Primitive):
@@ -677,7 +681,9 @@ class Addcdiv(Primitive):
 
     @staticmethod
     def forward(ctx, a, t1, t2, *, value):
-        ctx.save_for_backward(t1, t2)
+        need = ctx.needs_input_grad
+        if need:  # (as Addcmul's)
+            ctx.save_for_backward(t1 if need[2] else None, t2 if need[1] or need[2] else None)
         ctx.value = value
         with _quiet(a):
             return a._data + value * (t1._data / t2._data)
@@ -685,7 +691,9 @@ class Addcdiv(Primitive):
     @staticmethod
     def backward(ctx, grad):
         t1, t2 = ctx.saved_tensors
-        return grad, grad * ctx.value / t2, -grad * ctx.value * t1 / (t2 * t2)
+        need = ctx.needs_input_grad
+        return (grad, grad * ctx.value / t2 if need[1] else None,
+                -grad * ctx.value * t1 / (t2 * t2) if need[2] else None)
 
 
 def _ternary(cls, op, a, t1, t2, value):

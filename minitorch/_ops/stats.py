@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import warnings
 
+from .. import _dtype
 from . import common
 from ._prim import MultiOutputPrimitive, Primitive
-from .pointwise import where
+from .pointwise import _check_sub, where
 from .reduce import _wide
 
 
@@ -167,6 +168,7 @@ class Cdist(Primitive):
 
 def _float_pair(op, a, b):
     dev = common.same_device(op, a, b)
+    _check_sub(a, b)  # PyTorch computes a - b first, which refuses bools
     dt = common.result_dtype(a, b)
     if not dt.is_floating_point:
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {dt._short} "
@@ -175,6 +177,8 @@ def _float_pair(op, a, b):
 
 
 def dist(a, b, p=2):
+    if isinstance(p, str) or not isinstance(p, (int, float)) and not hasattr(p, "__float__"):
+        raise TypeError(f"dist(): argument 'p' (position 3) must be Number, not {type(p).__name__}")
     a, b = _float_pair("dist", a, b)
     common.broadcast_shapes(a.shape, b.shape, op="dist")
     return Dist.apply(a, b, p=float(p))
@@ -186,13 +190,24 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {t.dtype._short}")
         if t.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {t.ndim}D")
-    if x1.dtype is not x2.dtype:
-        raise RuntimeError(f"cdist: X1 and X2 must have the same dtype, got {x1.dtype._short} and {x2.dtype._short}")
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
     common.same_device("cdist", x1, x2)
+    mm_path = p == 2 and (compute_mode == "use_mm_for_euclid_dist" or compute_mode in (
+        None, "use_mm_for_euclid_dist_if_necessary") and (x1.shape[-2] > 25 or x2.shape[-2] > 25))
+    if x1.dtype is _dtype.float16 and not mm_path and x1.shape[-2] and x2.shape[-2]:
+        raise NotImplementedError("\"cdist\" not implemented for 'Half' (only its matrix-product path, p=2 with more "
+                                  "than 25 rows, runs in half: convert with .float())")
+    if x1.dtype is not x2.dtype and not (x1.numel() and x2.numel()):  # nothing to compute: PyTorch checks no
+        x2 = x2.to(x1.dtype)                                            # dtypes, the result is x1's
+    if x1.dtype is not x2.dtype:  # (in the words of the kernel PyTorch's path ends in)
+        from .linalg import _CTYPE
+        raise RuntimeError((f"expected m1 and m2 to have the same dtype, but got: {_CTYPE[x1.dtype.name]} != "
+                            f"{_CTYPE[x2.dtype.name]}" if mm_path else
+                            f"expected scalar type {x1.dtype._short} but found {x2.dtype._short}")
+                           + " (cdist does not promote: convert one, e.g. x2.to(x1.dtype))")
     batch = common.broadcast_shapes(x1.shape[:-2], x2.shape[:-2], op="cdist")
     x1 = x1.expand(*batch, *x1.shape[-2:]) if x1.shape[:-2] != batch else x1
     x2 = x2.expand(*batch, *x2.shape[-2:]) if x2.shape[:-2] != batch else x2

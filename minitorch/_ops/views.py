@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from .. import parts as _parts
+from .._errors import hinted
 from .._size import Size
 from ..autograd.grad_mode import STATE
 from . import common
@@ -24,7 +25,7 @@ class ViewPrimitive(Primitive):
         out = super().apply(a, **kw)
         st = out._storage = a._storage
         out._base = a if a._base is None else a._base
-        out._seen_rebases = st.rebases  # see autograd.function.refresh_view
+        out._seen_version = st.version  # see autograd.function.refresh_view
         if a._no_grad_view or not STATE.enabled:
             out._no_grad_view = True
             if a._requires_grad and not STATE.enabled:
@@ -47,7 +48,7 @@ class MultiViewPrimitive(MultiOutputPrimitive):
         base = a if a._base is None else a._base
         quiet = a._no_grad_view or not STATE.enabled
         for o in outs:
-            o._storage, o._base, o._seen_rebases = a._storage, base, a._storage.rebases
+            o._storage, o._base, o._seen_version = a._storage, base, a._storage.version
             if quiet:
                 o._no_grad_view = True
                 o._requires_grad = a._requires_grad and not STATE.enabled and base._requires_grad or o._requires_grad
@@ -163,11 +164,11 @@ class View(ViewPrimitive):
         # (size-1 dims of a row-major tensor may carry any stride: PyTorch's rule decides the view's)
         strides = (_parts.view_strides or view_strides)(a.shape, a.stride(), shape)  # (a part: parts.py)
         if strides is None:
-            raise RuntimeError(
-                "view size is not compatible with input tensor's size and stride (at least one dimension "
-                "spans across two contiguous subspaces). Use .reshape(...) instead. "
-                f"(view{_fmt(shape)} on a tensor of shape {_fmt(a.shape)} with stride {_fmt(a.stride())}; "
-                ".contiguous().view(...) also works, by copying)")
+            raise hinted(RuntimeError,
+                         "view size is not compatible with input tensor's size and stride (at least one dimension "
+                         "spans across two contiguous subspaces). Use .reshape(...) instead.",
+                         f"view{_fmt(shape)} on a tensor of shape {_fmt(a.shape)} with stride {_fmt(a.stride())}; "
+                         ".contiguous().view(...) also works, by copying")
         if _parts.view_strides is not None:
             return _part_view(a, shape, strides, "view_strides")
         item = arr.itemsize
@@ -453,9 +454,10 @@ def permute(a, *dims):
     _needs_args(dims, "permute", "dims", a)
     dims = _shape_args(dims)
     if len(dims) != a.ndim:
-        raise RuntimeError(
-            f"permute(): number of dims don't match in permute: the tensor has {a.ndim} dims "
-            f"(shape {_fmt(a.shape)}) but {len(dims)} were given ({_fmt(dims)})")
+        raise hinted(RuntimeError,  # (PyTorch's wording, its odd "sparse_coo" included)
+                     "permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
+                     f"the desired ordering of dimensions i.e. input.dim() = {a.ndim} is not equal to len(dims) = "
+                     f"{len(dims)}", f"the tensor has shape {_fmt(a.shape)}; {len(dims)} dims were given: {_fmt(dims)}")
     dims = tuple(common.wrap_dim(d, a.ndim, "permute") for d in dims)
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")

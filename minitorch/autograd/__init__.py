@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from .function import Function, Node, once_differentiable
-from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .._errors import hinted
+from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
+                        set_grad_enabled)
 from .gradcheck import gradcheck, gradgradcheck
 from . import functional  # noqa: F401
 from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
+from .variable import Variable  # noqa: E402,F401
 
 
 def _make_grads(outputs, grad_outputs):
@@ -14,9 +17,9 @@ def _make_grads(outputs, grad_outputs):
     for out, g in zip(outputs, grad_outputs):
         if g is None:
             if out.numel() != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs "
-                                   f"(this output has shape {list(out.shape)}: pass gradient=, e.g. "
-                                   "out.backward(minitorch.ones_like(out)), or reduce it with .sum() first)")
+                raise hinted(RuntimeError, "grad can be implicitly created only for scalar outputs",
+                             f"this output has shape {list(out.shape)}: pass gradient=, e.g. "
+                             "out.backward(minitorch.ones_like(out)), or reduce it with .sum() first")
             if not out.dtype.is_floating_point:
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
             g = Tensor._make(out._device.xp.ones(out.shape, out._data.dtype), out._device)
@@ -46,14 +49,19 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads = _as_list(grad_tensors) or [None] * len(tensors)
     for t in tensors:
         if not t.requires_grad:
-            raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn "
-                               "(nothing computed it from a tensor with requires_grad=True: create the input "
-                               "with requires_grad=True, and don't compute under no_grad() or on .detach())")
+            raise hinted(RuntimeError, "element 0 of tensors does not require grad and does not have a grad_fn",
+                         "nothing computed it from a tensor with requires_grad=True: create the input with "
+                         "requires_grad=True, and don't compute under no_grad() or on .detach()")
     grads = _make_grads(tensors, grads)
     if inputs is not None:
-        got = run_backward(tensors, grads, retain_graph, create_graph, inputs=_as_list(inputs), allow_unused=True)
-        for t, g in zip(_as_list(inputs), got):
-            if g is not None:
+        inputs = _as_list(inputs)
+        for t in inputs:
+            if t.grad_fn is not None:  # PyTorch's way to fill a non-leaf input's .grad: it retains it, for good
+                t.retain_grad()
+        got = run_backward(tensors, grads, retain_graph, create_graph, inputs=inputs, allow_unused=True,
+                           run_inputs=True)
+        for t, g in zip(inputs, got):
+            if g is not None and t.grad_fn is None:
                 from .engine import _accumulate
                 _accumulate(t, g, create_graph, hooks=False)  # the engine ran them already
         return

@@ -188,11 +188,14 @@ def _collect(roots):
     return deps
 
 
-def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None, allow_unused=False):
+def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None, allow_unused=False,
+                 run_inputs=False):
     """The engine shared by Tensor.backward and autograd.grad.
 
     With `inputs` given (autograd.grad), gradients reaching those tensors are captured and
-    returned instead of being accumulated into any `.grad`.
+    returned instead of being accumulated into any `.grad`. `run_inputs` (backward(inputs=...)):
+    the node of a non-leaf input runs too (and is freed), as in PyTorch, though its gradients go
+    no further.
     """
     roots = [edge(t) for t in tensors]
     for k, (t, (node, _)) in enumerate(zip(tensors, roots)):
@@ -256,8 +259,9 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 for nr, g in enumerate(grads):
                     for k in capture.get((node, nr), ()):
                         results[k] = g
+            runs = needed is None or node in needed or run_inputs and node in captured
             if grads[0] is None and grads.count(None) == len(grads):  # e.g. a backward returned None
-                if not retain_graph:
+                if not retain_graph and runs:  # (a node skipped on the way is not run, so keeps its tensors)
                     node._release()
                 _release_deps(node, deps, ready)
                 continue
@@ -271,7 +275,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 else:
                     _accumulate(leaf, grads[0], create_graph, given=None if arrays else given)
                 continue
-            if needed is not None and node not in needed:
+            if not runs:
                 _release_deps(node, deps, ready)
                 continue
             if node._materialize_grads and len(grads) < node._num_outputs:
@@ -288,8 +292,14 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                     f"{len(node._next)}, got {len(in_grads)})")
             post = node._post_hooks
             if post:
-                for hook in post:
-                    hook(in_grads, grads)
+                for hook in post:  # a hook may return the gradients to pass on instead, as in PyTorch
+                    res = hook(in_grads, grads)
+                    if res is not None:
+                        res = tuple(res) if isinstance(res, (tuple, list)) else (res,)
+                        if len(res) != len(in_grads):
+                            raise RuntimeError(f"hook '{getattr(hook, '__name__', hook)}' has returned an incorrect "
+                                               f"number of values (got {len(res)}, but expected {len(in_grads)})")
+                        in_grads = res
             if not retain_graph:
                 node._release()
             for i, (nxt, nr, g) in enumerate(zip(node._next, node._next_nr, in_grads)):

@@ -40,6 +40,7 @@ class Node:
     _fn = None  # the Function class whose backward this node runs
     # The rest lives in the instance dict, from these class defaults: a node only sets what differs.
     _saved = ()
+    _keeps_values = False  # True when backward also reads values kept outside save_for_backward
     _freed = False
     _pre_hooks = None  # {output_nr: [hook, ...]} from Tensor.register_hook on outputs
     _retain = None  # {output_nr: weakref to the tensor} from Tensor.retain_grad
@@ -77,20 +78,15 @@ class Node:
 
     @property
     def saved_tensors(self):
-        if self._freed:
-            raise RuntimeError(
-                "Trying to backward through the graph a second time (or directly access saved tensors "
-                "after they have already been freed). Saved intermediate values of the graph are freed "
-                "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-                "backward through the graph a second time or if you need to access saved tensors after "
-                "calling backward.")
+        if self._saved is None:  # (freed; a node that saved nothing may run again, as in PyTorch)
+            raise freed_error()
         return tuple(None if s is None else s.unpack(self) for s in self._saved)
 
     @property
     def saved_output(self):
         """The output a primitive kept for backward (see SavedOutput)."""
         if self._freed:
-            self.saved_tensors  # raises the "backward a second time" error
+            raise freed_error()
         return self._saved_output.unpack(self)
 
     def set_materialize_grads(self, value: bool):
@@ -126,7 +122,8 @@ class Node:
 
     # -- run by the engine -------------------------------------------------------------
     def _release(self):
-        self._saved = ()
+        if self._keeps_values or any(s is not None for s in self._saved):
+            self._saved = None
         self.__dict__.pop("_saved_output", None)
         self._freed = True
 
@@ -208,19 +205,34 @@ def shared(values: tuple) -> tuple:
 
 
 def refresh_view(t):
-    """A view taken before a recorded in-place op on its memory still has the old history (its
-    grad_fn reads the base as it was): make it "a strided view of the base as it is now", as
-    PyTorch does when such a view is next used. Cheap when there is nothing to do."""
-    seen = t._seen_rebases
-    if seen is None or seen == t._storage.rebases:
+    """PyTorch's rule for the grad_fn of a view: once its memory has been written in place since the
+    view's node was made (through the base, another view, or under no_grad), the view becomes "a
+    strided view of the base as it is now" (AsStridedBackward0 on the base's newest history). It
+    runs when the grad_fn is read, or when an op that records reads it. Cheap when nothing moved."""
+    seen = t._seen_version
+    if seen is None or seen == t._storage.version:
         return
     base = t._base
-    if not base.requires_grad:
-        t._seen_rebases = t._storage.rebases
+    if t._grad_fn is None and not base._requires_grad:  # nothing recorded on either: nothing to renew
+        t._seen_version = t._storage.version
         return
+    if t._no_grad_view:
+        raise RuntimeError(
+            "A view was created in no_grad mode and its base or another view of its base has been modified "
+            "inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is "
+            "forbidden. You can clarify your code by moving both the view and the inplace either both inside "
+            "the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the "
+            "inplace to be tracked). (take the view again after the in-place op, or .clone() it)")
+    if t._multi_view is not None:
+        name = t._grad_fn.name().rstrip("0123456789").removesuffix("Backward")
+        raise RuntimeError(
+            f"Output {t._output_nr} of {name} is a view and its base or another view of its base has been "
+            "modified inplace. This view is the output of a function that returns multiple views. Such "
+            "functions do not allow the output views to be modified inplace. You should replace the inplace "
+            "operation by an out-of-place one. (take the split again after the in-place op, or .clone() it)")
     from .._ops.inplace import as_view_of_new_base
     from .grad_mode import enable_grad
-    with enable_grad():  # the renewed history is recorded even if this use is under no_grad
+    with enable_grad():  # the renewed history is recorded even when it is read under no_grad
         as_view_of_new_base(t, base)
 
 
@@ -229,15 +241,23 @@ NO_EDGE = (None, 0)  # the edge of an input that gets no gradient (shared: one t
 
 def edge(t):
     """Where a gradient for tensor `t` must go: (node, output_nr), or (None, 0)."""
-    if t._seen_rebases is not None:
+    if t._seen_version is not None:
         refresh_view(t)
     if not t._requires_grad:
         return NO_EDGE
-    fn = t.grad_fn
+    fn = t._grad_fn
     if fn is None:
         # a view taken under no_grad requires grad but has no history: its gradient goes nowhere
         return (accumulator(t), 0) if not t._no_grad_view else NO_EDGE
     return (fn, t._output_nr)
+
+
+def freed_error():
+    return RuntimeError(
+        "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+        "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+        "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
+        "if you need to access saved tensors after calling backward.")
 
 
 class _Unpack:
@@ -292,7 +312,7 @@ class SavedOutput:
             return self.data
         t = Tensor._make(self.data, self.device, self.storage, self.base)
         t._requires_grad = True
-        t.grad_fn = node
+        t._grad_fn = node
         t._output_nr = self.output_nr
         return t
 
@@ -354,8 +374,9 @@ class Function(metaclass=_FunctionMeta):
         from .._tensor import Tensor
         ctx = cls._node_cls()
         tensors = [a for a in args if isinstance(a, Tensor)]
-        for t in tensors:
-            refresh_view(t)
+        if STATE.enabled:  # (only a recording op reads its inputs' grad_fn)
+            for t in tensors:
+                refresh_view(t)
         record = STATE.enabled and any(t.requires_grad for t in tensors)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         with no_grad():
@@ -381,7 +402,7 @@ class Function(metaclass=_FunctionMeta):
                         o = o.detach()
                 if id(o) not in ctx._non_differentiable and o.dtype.is_floating_point:
                     o._requires_grad = True
-                    o.grad_fn = ctx
+                    o._grad_fn = ctx
                     o._output_nr = i
             wrapped.append(o)
         ctx._num_outputs = len(outs)

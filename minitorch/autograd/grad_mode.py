@@ -10,6 +10,7 @@ import functools
 
 class _State:
     enabled = True
+    inference = False  # inside inference_mode()
 
 
 STATE = _State()
@@ -81,7 +82,31 @@ class set_grad_enabled(_Mode):
 
 
 class inference_mode(no_grad):
-    """Accepted for compatibility; behaves as no_grad."""
+    """no_grad, and the tensors made inside answer is_inference() True (PyTorch's inference
+    tensors; its refusals of them outside the mode are not enforced: README)."""
 
     def __init__(self, mode: bool = True):
         self._target = not mode
+        self._mode = bool(mode)
+
+    def __enter__(self):
+        self._prev_inference = STATE.inference
+        STATE.inference = self._mode
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        STATE.inference = self._prev_inference
+        return super().__exit__(*exc)
+
+    def __call__(self, func):
+        mode = self._mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return func(*args, **kwargs)
+        return wrapper
+
+
+def is_inference_mode_enabled() -> bool:
+    return STATE.inference

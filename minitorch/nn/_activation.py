@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from .._dtype import float16
+from . import _kernels
 from .._ops._prim import Primitive
 from .._ops.inplace import run_inplace
 from .._ops.pointwise import _fp_quiet, where
@@ -36,9 +37,10 @@ class _Pointwise(Primitive):
         return (grad * cls.slope(x, **ctx.opts),)
 
 
-def _apply(cls, x, inplace=False, op="", **opts):
-    if not x.dtype.is_floating_point:
-        raise NotImplementedError(f'"{op}" not implemented for \'{x.dtype._short}\'')
+def _apply(cls, x, inplace=False, op="", kernel=None, accepts=_kernels.FLOATING, **opts):
+    """Run activation `cls` on x (in place: into x). `kernel` names PyTorch's kernel, which takes
+    the dtypes `accepts` (its error for others comes from _kernels.check)."""
+    _kernels.check(kernel or op, x.dtype, accepts, op)
     if not inplace:
         return cls.apply(x, **opts)
 
@@ -187,13 +189,21 @@ class LogSigmoid(_Pointwise):
         return (-x).sigmoid()
 
 
+def _limits(xp, a, *scalars):
+    """Python numbers as the elements of `a` hold them: PyTorch's integer kernels convert a float
+    limit as C does (1.5 -> 1, -3 -> 253 in uint8)."""
+    if a.dtype.kind == "f":
+        return [xp.asarray(v, dtype=a.dtype) for v in scalars]
+    return [xp.asarray(int(v)).astype(a.dtype) for v in scalars]
+
+
 class Hardtanh(_Pointwise):
     """x clamped to [min_val, max_val];  d/dx = 1 strictly inside, else 0."""
     _node_name = "HardtanhBackward0"
 
     @staticmethod
     def value(xp, a, lo, hi):
-        return xp.clip(a, lo, hi)
+        return xp.clip(a, *_limits(xp, a, lo, hi))
 
     @staticmethod
     def slope(x, lo, hi):
@@ -247,7 +257,8 @@ class Threshold(_Pointwise):
 
     @staticmethod
     def value(xp, a, threshold, value):
-        return xp.where(a <= threshold, xp.asarray(value, dtype=a.dtype), a)  # NaN stays NaN
+        threshold, value = _limits(xp, a, threshold, value)
+        return xp.where(a <= threshold, value, a)  # NaN stays NaN
 
     @staticmethod
     def slope(x, threshold, value):
@@ -304,46 +315,52 @@ class Glu(Primitive):
 def gelu(input, approximate="none"):  # noqa: A002
     if approximate not in ("none", "tanh"):
         raise RuntimeError(f"approximate argument must be either none or tanh.")
-    return _apply(Gelu, input, op="GeluKernelImpl", approximate=approximate)
+    return _apply(Gelu, input, op="gelu", kernel="GeluKernelImpl", approximate=approximate)
 
 
 def silu(input, inplace=False):  # noqa: A002
-    return _apply(Silu, input, inplace, "silu")
+    return _apply(Silu, input, inplace, "silu", "silu_cpu")
 
 
 def mish(input, inplace=False):  # noqa: A002
-    return _apply(Mish, input, inplace, "mish")
+    return _apply(Mish, input, inplace, "mish", "mish_cpu")
 
 
 def elu(input, alpha=1.0, inplace=False):  # noqa: A002
-    return _apply(Elu, input, inplace, "elu", alpha=alpha, scale=1.0, input_scale=1.0)
+    return _apply(Elu, input, inplace, "elu", "elu_cpu", alpha=alpha, scale=1.0, input_scale=1.0)
 
 
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
 
 def selu(input, inplace=False):  # noqa: A002
-    return _apply(Elu, input, inplace, "elu", alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
+    return _apply(Elu, input, inplace, "selu", "elu_cpu", alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
 
 
 def celu(input, alpha=1.0, inplace=False):  # noqa: A002
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
-    return _apply(Celu, input, inplace, "elu", alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
+    return _apply(Celu, input, inplace, "celu", "elu_cpu", alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
 
 
 def softplus(input, beta=1.0, threshold=20.0):  # noqa: A002
-    return _apply(Softplus, input, op="softplus", beta=beta, threshold=threshold)
+    return _apply(Softplus, input, op="softplus", kernel="softplus_cpu", beta=beta, threshold=threshold)
 
 
 def logsigmoid(input):  # noqa: A002
-    return _apply(LogSigmoid, input, op="log_sigmoid_forward")
+    return _apply(LogSigmoid, input, op="logsigmoid", kernel="log_sigmoid_cpu")
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return _apply(Hardtanh, input, inplace, "hardtanh", lo=min_val, hi=max_val)
+    # PyTorch's hardtanh is a clamp: integers are clamped too, bool is refused
+    if input.dtype.name == "bool":
+        raise RuntimeError("Bool inputs not supported for hardtanh (convert the tensor, e.g. x.float())")
+    if input.dtype.name == "uint8" and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits (convert the tensor, e.g. "
+                           "x.float())")
+    return _apply(Hardtanh, input, inplace, "hardtanh", accepts=_kernels.NOT_BOOL, lo=min_val, hi=max_val)
 
 
 def relu6(input, inplace=False):  # noqa: A002
@@ -351,29 +368,38 @@ def relu6(input, inplace=False):  # noqa: A002
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
-    return _apply(LeakyRelu, input, inplace, "leaky_relu", slope=negative_slope)
+    return _apply(LeakyRelu, input, inplace, "leaky_relu", "leaky_relu_cpu", slope=negative_slope)
 
 
 def hardsigmoid(input, inplace=False):  # noqa: A002
-    return _apply(Hardsigmoid, input, inplace, "hardsigmoid")
+    return _apply(Hardsigmoid, input, inplace, "hardsigmoid", "hardsigmoid_cpu")
 
 
 def hardswish(input, inplace=False):  # noqa: A002
-    return _apply(Hardswish, input, inplace, "hardswish")
+    return _apply(Hardswish, input, inplace, "hardswish", "hardswish_cpu")
 
 
 def threshold(input, threshold, value, inplace=False):  # noqa: A002
-    return _apply(Threshold, input, inplace, "threshold", threshold=threshold, value=value)
+    if not input.dtype.is_floating_point and input.dtype.name != "bool":
+        # PyTorch's checked conversion of a float limit into the integer dtype (an int wraps)
+        xp = input._device.xp
+        info = xp.iinfo(input.dtype.np)
+        for v in (threshold, value):
+            if isinstance(v, float) and not info.min <= v <= info.max:
+                raise RuntimeError(f"value cannot be converted to type {input.dtype.name}_t without overflow "
+                                   f"(threshold of a {input.dtype.name} tensor: {v} does not fit)")
+    return _apply(Threshold, input, inplace, "threshold", "threshold_cpu", _kernels.NOT_BOOL, threshold=threshold,
+                  value=value)
 
 
 def softshrink(input, lambd=0.5):  # noqa: A002
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    return _apply(Softshrink, input, op="softshrink", lambd=lambd)
+    return _apply(Softshrink, input, op="softshrink", kernel="softshrink_check", lambd=lambd)
 
 
 def hardshrink(input, lambd=0.5):  # noqa: A002
-    return _apply(Hardshrink, input, op="hardshrink", lambd=lambd)
+    return _apply(Hardshrink, input, op="hardshrink", kernel="hardshrink_cpu", lambd=lambd)
 
 
 def softsign(input):  # noqa: A002
@@ -390,11 +416,16 @@ def glu(input, dim=-1):  # noqa: A002
     d = dim % input.ndim
     if input.shape[d] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {input.shape[d]}")
+    _kernels.check("glu_cpu", input.dtype, op="glu")
     return Glu.apply(input, dim=d)
 
 
 def prelu(input, weight):  # noqa: A002
     """x where x > 0, else weight * x, with one weight (or one per channel, dim 1)."""
+    if weight.dtype is not input.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {input.dtype._short} and {weight.dtype._short} "
+                           "(convert the input to the weight's dtype, e.g. x.to(weight.dtype))")
+    _kernels.check("prelu_cpu", input.dtype, op="prelu")
     if weight.numel() == 1:
         w = weight.reshape(())  # one weight: the result keeps input's shape (a 0-d input stays 0-d)
     else:
@@ -409,6 +440,7 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):  
     """Leaky ReLU with a random slope in [lower, upper] while training; the mean slope otherwise."""
     if training:
         from .._factories import empty_like
+        _kernels.check("rrelu_with_noise_out_cpu", input.dtype, _kernels.SINGLE_DOUBLE, "rrelu")
         slope = empty_like(input).uniform_(lower, upper)
         out = where(input >= 0, input, input * slope)
         return input.copy_(out) if inplace else out

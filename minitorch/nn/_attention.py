@@ -13,6 +13,7 @@ from .. import _dtype
 from .._factories import arange, zeros, zeros_like
 from .._ops import reduce as _reduce
 from .._ops.join import cat
+from .._ops.linalg import _CTYPE
 from .._ops.pointwise import where
 
 
@@ -31,6 +32,15 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     attn_mask says where attending is *allowed*; a float one is added to the scores;
     is_causal lets position i attend only to positions <= i."""
     from .functional import dropout
+    if min(query.ndim, key.ndim, value.ndim) < 2:
+        raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
+                           f"{query.ndim} key.dim: {key.ndim} and value.dim: {value.ndim} instead.")
+    if not (query.dtype is key.dtype is value.dtype):
+        raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got query.dtype: "
+                           f"{_CTYPE[query.dtype.name]} key.dtype: {_CTYPE[key.dtype.name]} and value.dtype: "
+                           f"{_CTYPE[value.dtype.name]} instead.")
+    if not query.dtype.is_floating_point:  # (PyTorch scales q by a float first, then multiplies by k)
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: float != {_CTYPE[query.dtype.name]}")
     n_q, n_k = query.shape[-2], key.shape[-2]
     scale = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
     bias = None
@@ -41,11 +51,14 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         causal = arange(n_q, device=query.device).unsqueeze(1) >= arange(n_k, device=query.device).unsqueeze(0)
         bias = zeros(n_q, n_k, dtype=query.dtype, device=query.device).masked_fill(~causal, float("-inf"))
     if attn_mask is not None:
+        if attn_mask.dtype not in (_dtype.bool, _dtype.float32, query.dtype):
+            raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+                               f"attn_mask.dtype: {attn_mask.dtype.name} and  query.dtype: {query.dtype.name} instead.")
         if attn_mask.dtype is _dtype.bool:
             bias = zeros(attn_mask.shape, dtype=query.dtype, device=query.device).masked_fill(~attn_mask,
                                                                                                float("-inf"))
         else:
-            bias = attn_mask
+            bias = attn_mask if attn_mask.dtype is query.dtype else attn_mask.to(query.dtype)
     if enable_gqa:
         rep = query.shape[-3] // key.shape[-3]
         key = key.unsqueeze(-3).expand(*key.shape[:-2], rep, n_k, key.shape[-1]).flatten(-4, -3)

@@ -516,7 +516,11 @@ class AvgPool2d(Primitive):
         win = _windows(xp, padded, kernel, stride, (1, 1), (oh, ow), kernel_last=True)
         ctx.geom, ctx.pads, ctx.in_shape, ctx.padded = (kernel, stride), pads, (n, c, h, w), padded.shape
         ctx.divisor = divisor
-        return (win.sum(axis=(-2, -1)) / divisor).reshape(n, c, oh, ow)
+        total = win.sum(axis=(-2, -1))
+        if total.dtype.kind != "f":  # int64 (PyTorch's one integer version): C's division, toward zero
+            q = xp.abs(total) // divisor
+            return (xp.where(total < 0, -q, q)).astype(total.dtype).reshape(n, c, oh, ow)
+        return (total / divisor).reshape(n, c, oh, ow)
 
     @staticmethod
     def backward(ctx, grad):

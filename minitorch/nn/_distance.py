@@ -22,6 +22,12 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     from .._ops.views import expand
     from ..autograd.grad_mode import no_grad
     from .._ops.common import broadcast_shapes
+    from .._ops.common import result_dtype
+    common = result_dtype(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {common._short} "
+                           "(cosine_similarity: convert the inputs with .float())")
+    x1, x2 = (x if x.dtype is common else x.to(common) for x in (x1, x2))  # both in the common dtype
     shape = broadcast_shapes(x1.shape, x2.shape)
     x1, x2 = expand(x1, shape), expand(x2, shape)
     n1, n2 = x1.norm(2, dim, keepdim=True).clone(), x2.norm(2, dim, keepdim=True).clone()
@@ -35,6 +41,10 @@ def pdist(input, p=2.0):  # noqa: A002
     """The distances between all pairs of rows of an (N, M) input: the upper triangle, row by row."""
     if input.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    from ._kernels import SINGLE_DOUBLE, check
+    check("pdist", input.dtype, SINGLE_DOUBLE)
     n = input.shape[0]
     i, j = [], []
     for a in range(n):

@@ -4,42 +4,61 @@ shows is where small models spend their time. (The negative log-likelihood is fu
 way: see _loss.py.) The general cases (more dims, odd dtypes) still take the composed path in
 functional.py, which also raises the errors.
 
-    linear:   forward  y = x W^T + b
+    linear:   forward  y = b + x W^T     (recorded as addmm(b, x, W.t()), PyTorch's graph)
               backward dx = g W,   dW = g^T x,   db = sum of g over the batch
 """
 from __future__ import annotations
 
 from .. import parts as _parts
-from .._ops._prim import Primitive
+from .._ops._prim import Primitive, mT
 
 
 class Addmm(Primitive):
+    """out = b + x @ wt, wt being W.t(): PyTorch's addmm(bias, input, weight.t()), so the node's
+    inputs are (bias, input, TBackward0 of the weight), in that order, as tutorials walk them."""
     _node_name = "AddmmBackward0"
     array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
-    def forward(ctx, x, w, b):
-        ctx.save_for_backward(x, w)
-        out = x._data @ w._data.T
-        if b is not None:
-            out += b._data
+    def forward(ctx, b, x, wt):
+        ctx.save_for_backward(x, wt)
+        out = x._data @ wt._data
+        out += b._data
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        x, w = ctx.saved_tensors
+        x, wt = ctx.saved_tensors
         need = ctx.needs_input_grad
-        if _parts.matmul_backward is not None:  # a course part (minitorch/parts.py): x @ w.T's backward
-            gx, gwt = _parts.matmul_backward(x, w.t(), grad, need[:2])
-            return gx, None if gwt is None else gwt.t().contiguous(), grad.sum(0) if need[2] else None
-        gx = grad @ w if need[0] else None
-        gw = grad.T @ x if need[1] else None  # (out, in) and contiguous, like the weight
-        gb = grad.sum(0) if need[2] else None
-        return gx, gw, gb
+        gb = grad.sum(0) if need[0] else None
+        return (gb,) + _matmul_grads(x, wt, grad, need[1], need[2])
 
 
-class Mm(Addmm):
-    _node_name = "MmBackward0"  # PyTorch's name for a Linear without bias
+class Mm(Primitive):
+    """out = x @ wt: a Linear without bias (PyTorch's mm(input, weight.t()))."""
+    _node_name = "MmBackward0"
+    array_backward = True
+
+    @staticmethod
+    def forward(ctx, x, wt):
+        ctx.save_for_backward(x, wt)
+        return x._data @ wt._data
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, wt = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        return _matmul_grads(x, wt, grad, need[0], need[1])
+
+
+def _matmul_grads(x, wt, grad, need_x, need_wt):
+    """dx = g wt^T, d(wt) = x^T g. The latter is made as (g^T x)^T: a transposed view of a
+    contiguous (out, in) array, so that TBackward0 hands the weight a contiguous gradient."""
+    if _parts.matmul_backward is not None:  # a course part (minitorch/parts.py): x @ wt's backward
+        return _parts.matmul_backward(x, wt, grad, (need_x, need_wt))
+    gx = grad @ mT(wt) if need_x else None
+    gwt = mT(mT(grad) @ x) if need_wt else None
+    return gx, gwt
 
 
 def linear_fits(x, w, b):
@@ -51,4 +70,5 @@ def linear_fits(x, w, b):
 
 
 def linear(x, w, b):
-    return (Mm if b is None else Addmm).apply(x, w, b)
+    wt = w.t()
+    return Mm.apply(x, wt) if b is None else Addmm.apply(b, x, wt)

@@ -13,11 +13,13 @@ import math
 import warnings
 
 from .. import _dtype
+from .._errors import hinted
+from . import _kernels
 from .._ops import reduce as _reduce
 from .._ops import _prim
 from .._ops._prim import Primitive
 from .._ops.common import result_dtype
-from .._ops.pointwise import _fp_quiet, where
+from .._ops.pointwise import Div, _fp_quiet, where
 
 
 # ---- reductions and argument checks ---------------------------------------------------------
@@ -25,6 +27,12 @@ from .._ops.pointwise import _fp_quiet, where
 def _check_reduction(reduction):
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+class _DivByNumber(Div):
+    """A tensor divided by a number inside one of PyTorch's C++ losses: its div.Scalar overload,
+    which names its node DivBackward1 (a Python `t / n` is DivBackward0)."""
+    _node_name = "DivBackward1"
 
 
 def _legacy(size_average, reduce, reduction):
@@ -53,7 +61,7 @@ def _reduce_loss(loss, reduction):
 def _reduce_array(xp, loss, reduction):
     if reduction == "none":
         return loss
-    total = loss.sum()
+    total = loss.astype(xp.float32).sum().astype(loss.dtype) if loss.dtype == xp.float16 else loss.sum()
     if reduction == "sum":
         return total
     return total / loss.size if loss.size else xp.asarray(xp.nan, dtype=loss.dtype)
@@ -82,15 +90,26 @@ def _check_weight(weight, input):  # noqa: A002
 class _PointwiseLoss(Primitive):
     """loss = reduce(f(x, y)) in one node. A subclass gives f on arrays (`value`) and its
     partial derivatives as tensor ops (`slopes`); backward is the upstream gradient, spread
-    over the elements (and divided by their number for the mean), times each slope."""
+    over the elements (and divided by their number for the mean), times each slope.
+
+    f is computed in the operands' common dtype (half in float, rounded once, as PyTorch's
+    kernels do) and stored in `out_dtype` (the common dtype unless the loss says otherwise)."""
+
+    promote = True  # False: `value` takes the operands in their own dtypes
 
     @classmethod
-    def forward(cls, ctx, x, y, *, reduction, **opts):
+    def forward(cls, ctx, x, y, *, reduction, out_dtype=None, **opts):
         ctx.save_for_backward(x, y)
         ctx.reduction, ctx.opts = reduction, opts
         xp = x._device.xp
+        dt = result_dtype(x, y).np
+        out = dt if out_dtype is None else out_dtype.np
+        if dt == xp.float16:
+            dt = xp.float32
+        a, b = (x._data.astype(dt, copy=False), y._data.astype(dt, copy=False)) if cls.promote else (x._data, y._data)
         with _fp_quiet():
-            loss = cls.value(xp, x._data, y._data, **opts)
+            loss = cls.value(xp, a, b, **opts)
+        loss = loss.astype(out, copy=False)
         ctx.n = loss.size
         return _reduce_array(xp, loss, reduction)
 
@@ -101,7 +120,16 @@ class _PointwiseLoss(Primitive):
             grad = grad / ctx.n
         dx, dy = cls.slopes(x, y, **ctx.opts)
         need = ctx.needs_input_grad
+        need = (need[0], need[1] and dy is not None)
         return (grad * dx if need[0] else None), (grad * dy if need[1] else None)
+
+
+def _numbers(x, y):
+    """A bool operand as 0. / 1. in the other's dtype (PyTorch's backward kernels read it so)."""
+    if x.dtype is _dtype.bool or y.dtype is _dtype.bool:
+        dt = result_dtype(x, y)
+        return x.to(dt), y.to(dt)
+    return x, y
 
 
 class MseLoss(_PointwiseLoss):
@@ -114,6 +142,7 @@ class MseLoss(_PointwiseLoss):
 
     @staticmethod
     def slopes(x, y):
+        x, y = _numbers(x, y)
         d = 2 * (x - y)
         return d, -d
 
@@ -129,6 +158,7 @@ class SmoothL1Loss(_PointwiseLoss):
 
     @staticmethod
     def slopes(x, y, beta):
+        x, y = _numbers(x, y)
         d = ((x - y) / beta).clamp(-1, 1)
         return d, -d
 
@@ -144,22 +174,25 @@ class HuberLoss(_PointwiseLoss):
 
     @staticmethod
     def slopes(x, y, delta):
+        _kernels.same_dtype(y, x, "huber_loss_backward")  # PyTorch's backward kernel takes one dtype
         d = (x - y).clamp(-delta, delta)
         return d, -d
 
 
 class SoftMarginLoss(_PointwiseLoss):
-    """log(1 + exp(-y x));  d/dx = -y sigmoid(-y x),  d/dy = -x sigmoid(-y x)."""
+    """log(1 + exp(-y x));  d/dx = -y z / (1 + z), z = exp(-y x), as PyTorch writes it (-y in
+    the target's dtype, so a bool target fails here, in backward, as in PyTorch). PyTorch does
+    not differentiate the target (soft_margin_loss refuses one that requires grad)."""
     _node_name = "SoftMarginLossBackward0"
 
     @staticmethod
     def value(xp, a, b):
-        return xp.log1p(xp.exp(-b * a))
+        return xp.log1p(xp.exp(-a * b))
 
     @staticmethod
     def slopes(x, y):
-        s = (-y * x).sigmoid()
-        return -y * s, -x * s
+        z = (-y * x).exp()
+        return -(y * z) / (z + 1), None
 
 
 class BinaryCrossEntropy(_PointwiseLoss):
@@ -180,23 +213,24 @@ class BinaryCrossEntropy(_PointwiseLoss):
 
 
 class BinaryCrossEntropyWithLogits(_PointwiseLoss):
-    """Binary cross-entropy on logits, never overflowing:
+    """Binary cross-entropy on logits, never overflowing, as PyTorch composes it:
 
-        loss = w ((1 - y) x + lw (log(1 + exp(-|x|)) + max(-x, 0))),   lw = 1 + (pos_weight - 1) y
+        loss = w ((1 - y) x - lw log_sigmoid(x)),   lw = 1 + (pos_weight - 1) y
         d/dx = w ((1 - y) - lw sigmoid(-x))      (= w (sigmoid(x) - y) without pos_weight)
         d/dy = w (-x + (pos_weight - 1) log(1 + exp(-x)))
-    """
+
+    log_sigmoid(x) (times lw) is computed in the input's dtype, the rest in the target's."""
     _node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    promote = False
 
     @staticmethod
     def value(xp, a, b, weight, pos_weight):
-        softplus = xp.log1p(xp.exp(-xp.abs(a))) + xp.maximum(-a, 0)  # log(1 + exp(-x)), stable
-        if pos_weight is None:
-            loss = (1 - b) * a + softplus
-        else:
-            loss = (1 - b) * a + (1 + (pos_weight._data - 1) * b) * softplus
-        loss = loss.astype(a.dtype, copy=False)
-        return loss if weight is None else loss * weight._data
+        from ._activation import LogSigmoid
+        log_sig = LogSigmoid.values(xp, a, {})
+        if pos_weight is not None:
+            log_sig = (log_sig * (1 + (pos_weight._data - 1) * b)).astype(a.dtype, copy=False)
+        loss = (((1 - b) * a).astype(b.dtype, copy=False) - log_sig).astype(b.dtype, copy=False)
+        return loss if weight is None else (loss * weight._data).astype(b.dtype, copy=False)
 
     @staticmethod
     def slopes(x, y, weight, pos_weight):
@@ -212,8 +246,9 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     """mean((input - target)^2)."""
     _same_size(input, target, "mse_loss")
     reduction = _legacy(size_average, reduce, reduction)
-    input, target = _promote(input, target)  # noqa: A001
+    _kernels.check("mse_cpu", result_dtype(input, target), op="mse_loss")
     if weight is not None:
+        input, target = _promote(input, target)  # noqa: A001
         _check_weight(weight, input)
         loss = (input - target).pow(2) * weight
         return loss.sum() / weight.sum() if reduction == "mean" else _reduce_loss(loss, reduction)
@@ -236,11 +271,11 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     """Squared error below beta, absolute error (less 0.5 beta) above: robust to outliers."""
     _same_size(input, target, "smooth_l1_loss")
     reduction = _legacy(size_average, reduce, reduction)
-    if beta < 0:
+    if not beta >= 0:  # (NaN too, as PyTorch's check)
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0:
         return l1_loss(input, target, reduction=reduction)
-    input, target = _promote(input, target)  # noqa: A001
+    _kernels.check("smooth_l1_cpu", result_dtype(input, target), op="smooth_l1_loss")
     return SmoothL1Loss.apply(input, target, reduction=reduction, beta=beta)
 
 
@@ -250,11 +285,14 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa
     _check_reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    input, target = _promote(input, target)  # noqa: A001
+    common = result_dtype(input, target)
+    _kernels.cast_to(common, input.dtype, "huber_loss")  # PyTorch's huber_loss keeps the input's dtype
+    _kernels.check("huber_cpu", common, op="huber_loss")
     if weight is None:
-        return HuberLoss.apply(input, target, reduction=reduction, delta=delta)
+        return HuberLoss.apply(input, target, reduction=reduction, delta=delta, out_dtype=input.dtype)
     _check_weight(weight, input)
-    return _reduce_loss(HuberLoss.apply(input, target, reduction="none", delta=delta) * weight, reduction)
+    loss = HuberLoss.apply(input, target, reduction="none", delta=delta, out_dtype=input.dtype)
+    return _reduce_loss(loss * weight, reduction)
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
@@ -264,8 +302,13 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     if target.requires_grad:
         raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument 'target'. "
                            "This input cannot have requires_grad True.")
-    input, target = _promote(input, target)  # noqa: A001
-    return SoftMarginLoss.apply(input, target, reduction=reduction)
+    # PyTorch computes -input, times target, exp, log1p, each in place in a tensor of the input's dtype
+    if input.dtype is _dtype.bool:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+    _kernels.cast_to(result_dtype(input, target), input.dtype, "soft_margin_loss")
+    _kernels.cast_to(_dtype.float32, input.dtype, "soft_margin_loss")
+    return SoftMarginLoss.apply(input, target, reduction=reduction, out_dtype=input.dtype)
 
 
 def _bce_weight(weight, target):
@@ -288,10 +331,17 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if target.shape != input.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    _kernels.no_grad_arg(weight, "weight", "binary_cross_entropy")
+    _kernels.same_dtype(target, input, "binary_cross_entropy")
+    _kernels.check("binary_cross_entropy", input.dtype, op="binary_cross_entropy")
     a = input._data
     if a.size and bool(((a < 0) | (a > 1)).any()):
         raise RuntimeError("all elements of input should be between 0 and 1 (pass probabilities, e.g. after a "
                            "sigmoid; for raw scores use binary_cross_entropy_with_logits)")
+    b = target._data
+    if b.size and bool(((b < 0) | (b > 1)).any()):
+        raise RuntimeError("all elements of target should be between 0 and 1 (binary_cross_entropy takes "
+                           "probabilities as targets)")
     input, target = _promote(input, target)  # noqa: A001
     return BinaryCrossEntropy.apply(input, target, reduction=reduction, weight=_bce_weight(weight, target))
 
@@ -302,14 +352,19 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     reduction = _legacy(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    if not target.dtype.is_floating_point:
-        raise RuntimeError(
-            f"result type Float can't be cast to the desired output type {target.dtype._short} "
-            "(binary_cross_entropy_with_logits needs float targets, 0. or 1.: use target.float())")
-    if input.dtype is not target.dtype:  # PyTorch computes the loss into a tensor of the target's dtype
-        input = input.to(target.dtype)  # noqa: A001
+    _kernels.no_grad_arg(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
+    _kernels.check("log_sigmoid_cpu", input.dtype, op="binary_cross_entropy_with_logits")
+    if pos_weight is not None and pos_weight.dtype is _dtype.bool:  # (PyTorch computes pos_weight - 1)
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+    # PyTorch computes (1 - target) * input - log_sigmoid(input) into a tensor of the target's dtype
+    if target.dtype is _dtype.bool:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead. (binary_cross_entropy_with_logits takes float targets: "
+                           "use target.float())")
+    _kernels.cast_to(input.dtype, target.dtype, "binary_cross_entropy_with_logits")
     pos_weight = None if pos_weight is None else pos_weight.detach()
-    return BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
+    return BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction, out_dtype=target.dtype,
                                               weight=_bce_weight(weight, target), pos_weight=pos_weight)
 
 
@@ -420,11 +475,15 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """The negative log-likelihood of the target classes, given log-probabilities `input`
     of shape (N, C) (or (C,), or (N, C, d1, ...)) and class ids `target` of shape (N) (...)."""
     reduction = _legacy(size_average, reduce, reduction)
+    _kernels.no_grad_arg(weight, "weight", "nll_loss_forward")
     _check_targets(input, target, "nll_loss")
     if target.dtype.name not in ("int64", "uint8"):
-        raise RuntimeError(
-            f"expected target dtype to be Long or Byte, but got {target.dtype._short} (class ids for "
-            "nll_loss / cross_entropy are int64: use target.long())")
+        raise hinted(RuntimeError, f"expected target dtype to be Long or Byte, but got {target.dtype._short}",
+                     "class ids for nll_loss / cross_entropy are int64: use target.long()")
+    _kernels.check("nll_loss_out_frame", input.dtype, op="nll_loss")
+    if weight is not None and weight.dtype is not input.dtype:
+        raise hinted(RuntimeError, f"expected scalar type {input.dtype._short} but found {weight.dtype._short}",
+                     "the class weights must have the input's dtype: weight.to(input.dtype)")
     n_classes = input.shape[_class_dim(input)]
     if weight is not None and (weight.ndim != 1 or weight.shape[0] != n_classes):
         raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes or no classes but "
@@ -439,8 +498,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         kept = t[t != ignore_index]
         if kept.size and (int(kept.min()) < 0 or int(kept.max()) >= n_classes):
             bad = int(kept.max()) if int(kept.max()) >= n_classes else int(kept.min())
-            raise IndexError(f"Target {bad} is out of bounds. (nll_loss over {n_classes} classes: class "
-                             f"ids must be in [0, {n_classes - 1}])")
+            raise hinted(IndexError, f"Target {bad} is out of bounds.",
+                         f"nll_loss over {n_classes} classes: class ids must be in [0, {n_classes - 1}]")
     prim = NllLoss2d if input.ndim >= 3 else NllLoss
     four_d = input.ndim in (1, 2, 4)  # PyTorch returns these shapes directly; others through a view
     out = prim.apply(input, target=t.astype("int64", copy=False),
@@ -454,24 +513,30 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     """Softmax + negative log-likelihood in one numerically stable step (log_softmax never
     forms exp of a large logit). `target` holds class ids (N,) or class probabilities (N, C)."""
     reduction = _legacy(size_average, reduce, reduction)
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise ValueError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if label_smoothing > 1.0:  # (PyTorch's check: a negative value passes)
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
+    probabilities = target.shape == input.shape  # as PyTorch tells them from class ids: by shape
+    if probabilities and not target.dtype.is_floating_point:
+        raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
+                           f"{target.dtype._short} (class ids have one dim less than the input)")
     cdim = _class_dim(input)
     logp = _reduce.log_softmax(input, cdim)
     n_classes = input.shape[cdim]
     wshape = [1] * input.ndim
     wshape[cdim] = n_classes
-    if target.dtype.is_floating_point and target.shape == input.shape:  # class probabilities
+    if probabilities:
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / n_classes
         prod = logp * target
         if weight is not None:
             prod = prod * weight.reshape(wshape)
-        if reduction == "mean":
-            return -prod.sum() / (input.numel() // n_classes if input.numel() else 1)
+        if reduction == "mean":  # (PyTorch fills an empty batch's sum with nan rather than divide by 0)
+            if input.numel() == 0:
+                return -prod.sum().fill_(math.nan)
+            return _DivByNumber.apply(-prod.sum(), input.numel() // n_classes)
         return -prod.sum() if reduction == "sum" else -prod.sum(cdim)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
-    if label_smoothing <= 0:
+    if not label_smoothing > 0:  # (0, a negative value, or nan: PyTorch's plain path)
         return nll
     ignore = target == ignore_index
     smooth = -(logp * weight.reshape(wshape)).sum(cdim) if weight is not None else -logp.sum(cdim)
@@ -494,6 +559,10 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     reduction = _legacy(size_average, reduce, reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
+    _kernels.check("multi_margin_loss_cpu_kernel", input.dtype, _kernels.SINGLE_DOUBLE, "multi_margin_loss")
+    if target.dtype is not _dtype.int64:
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype._short} (class ids are int64: "
+                           "target.long())")
     x = input if input.ndim == 2 else input.reshape(1, -1)
     t = target.reshape(-1, 1).long()
     picked = x.gather(1, t)
@@ -512,12 +581,6 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 
 # ---- compositions ------------------------------------------------------------------------------
 
-def _xlogy_self(t):
-    """t * log(t), 0 where t == 0 (the gradient stays finite there too), nan below 0 (PyTorch's xlogy)."""
-    pos = t > 0
-    return where(pos, t * where(pos, t, 1).log(), where(t == 0, 0.0, float("nan")))
-
-
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):  # noqa: A002
     """The Kullback-Leibler divergence sum target * (log target - input), with `input` given as
     log-probabilities. reduction='batchmean' divides by the batch size (the true KL value)."""
@@ -530,10 +593,13 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       stacklevel=2)
     if reduction not in ("mean", "sum", "none", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
+        raise RuntimeError("kl_div: Integral inputs not supported. (kl_div takes log-probabilities and "
+                           "probabilities: convert them with .float())")
     if log_target:
         loss = target.exp() * (target - input)
     else:
-        loss = _xlogy_self(target) - target * input
+        loss = target.xlogy(target) - target * input
     if reduction == "batchmean":
         total = loss.sum()
         return total / input.shape[0] if input.ndim else total
@@ -546,7 +612,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     reduction = _legacy(size_average, reduce, reduction)
     loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:
-        stirling = _xlogy_self(target) - target + 0.5 * (2 * math.pi * target).log()
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()  # (PyTorch's formula)
         loss = loss + stirling.masked_fill(target <= 1, 0)
     return _reduce_loss(loss, reduction)
 
@@ -583,7 +649,7 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
     if not (input1.ndim == input2.ndim == target.ndim):
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                            f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} ")
-    return _reduce_loss((-target * (input1 - input2) + margin).clamp(min=0), reduction)
+    return _reduce_loss((-target * (input1 - input2) + float(margin)).clamp(min=0), reduction)  # (a float margin)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,  # noqa: A002
@@ -591,6 +657,8 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     """input where target is 1, max(0, margin - input) where it is -1."""
     reduction = _legacy(size_average, reduce, reduction)
     zeros = input * 0
+    if not input.dtype.is_floating_point:  # PyTorch computes in the input's dtype: the margin as an integer
+        margin = int(margin)
     loss = where(target != 1, (margin - input).clamp(min=0), zeros) + where(target != -1, input, zeros)
     return _reduce_loss(loss, reduction)
 

@@ -17,6 +17,7 @@ textbook backward
 from __future__ import annotations
 
 from .._ops._prim import Primitive
+from . import _kernels
 from .._ops.pointwise import _fp_quiet
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
@@ -91,6 +92,21 @@ class GroupNorm(Normalize):
     _node_name = "NativeGroupNormBackward0"
 
 
+def _check_params(kernel, op, input, *params, kernel_first=False):  # noqa: A002
+    """PyTorch's dtype checks of a normalisation: a floating input, and weight, bias (and running
+    statistics) of its dtype, or float32 ones with a half input (mixed precision). batch_norm
+    checks the input's dtype first, the others the parameters'."""
+    if kernel_first:
+        _kernels.check(kernel, input.dtype, op=op)
+    for t in params:
+        if t is not None and t.dtype is not input.dtype and not (input.dtype.name == "float16" and
+                                                                 t.dtype.name == "float32"):
+            raise RuntimeError(f"mixed dtype (CPU): all inputs must share same datatype. ({op}: the input is "
+                               f"{input.dtype.name}, a parameter {t.dtype.name}: convert one, e.g. "
+                               "x.to(weight.dtype))")
+    _kernels.check(kernel, input.dtype, op=op)
+
+
 def _channel_shape(x):
     return (1, x.shape[1]) + (1,) * (x.ndim - 2)
 
@@ -108,6 +124,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if t is not None and t.numel() != c:
             raise RuntimeError(f"running_mean should contain {c} elements not {t.numel()}" if name == "running_mean"
                                else f"{name} should contain {c} elements not {t.numel()}")
+    _check_params("batch_norm", "batch_norm", input, weight, bias, running_mean, running_var, kernel_first=True)
     axes = (0,) + tuple(range(2, input.ndim))
     wshape = _channel_shape(input)
     xp = input._device.xp
@@ -139,9 +156,18 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                            stats=(mean, rstd))
 
 
+def _normalized_shape(normalized_shape):
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           "element, but got normalized_shape = [] (the last dims to normalise over, e.g. "
+                           "x.shape[-1:] of a tensor with at least one dim)")
+    return shape
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # noqa: A002
     """Normalise each sample over its last len(normalized_shape) dims (a transformer's norm)."""
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    shape = _normalized_shape(normalized_shape)
     k = len(shape)
     if tuple(input.shape[input.ndim - k:]) != shape or input.ndim < k:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape [*, "
@@ -150,6 +176,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # no
         if t is not None and tuple(t.shape) != shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
                                f"{list(t.shape)} and normalized_shape = {list(shape)}")
+    _check_params("LayerNormKernelImpl", "layer_norm", input, weight, bias)
     axes = tuple(range(input.ndim - k, input.ndim))
     return Normalize.apply(input, weight, bias, gshape=input.shape, axes=axes, wshape=shape, eps=eps)
 
@@ -163,6 +190,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):  # noqa: A0
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
                            f"shape {list(input.shape)} and num_groups={num_groups}")
+    _check_params("GroupNormKernelImpl", "group_norm", input, weight, bias)
     return GroupNorm.apply(input, weight, bias, gshape=(n, num_groups, -1), axes=(2,), wshape=_channel_shape(input),
                            eps=eps)
 
@@ -189,16 +217,24 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
 def rms_norm(input, normalized_shape, weight=None, eps=None):  # noqa: A002
     """x / sqrt(mean(x^2) + eps) over the last dims, times weight (eps defaults to the dtype's
     machine epsilon, as in PyTorch)."""
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    shape = _normalized_shape(normalized_shape)
+    _kernels.check("rms_norm", input.dtype, op="rms_norm")
     if eps is None:
         eps = float(input._device.xp.finfo(input._data.dtype).eps)
     dims = tuple(range(input.ndim - len(shape), input.ndim))
-    out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
-    return out if weight is None else out * weight
+    x = input.float() if input.dtype.name == "float16" else input  # half is normalised in float32, as in PyTorch
+    out = (x * ((x * x).mean(dims, keepdim=True) + eps).rsqrt()).to(input.dtype)
+    if weight is None:
+        return out
+    out = out * weight
+    return out if out.dtype is input.dtype else out.to(input.dtype)  # (PyTorch's result keeps the input's dtype)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002
     """input / max(||input||_p, eps) along dim: unit vectors."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{input.dtype._short} (normalize: convert it with .float())")
     denom = input.norm(p, dim, keepdim=True).clamp(min=eps).expand_as(input)
     return input / denom
 
@@ -208,6 +244,8 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):  # noqa: A00
     from .functional import avg_pool2d, pad
     if input.ndim < 3:
         raise ValueError(f"Expected 3D or higher dimensionality input (got {input.ndim} dimensions)")
+    # PyTorch averages the squares with avg_pool3d, which has no half and no small-integer version
+    _kernels.check("avg_pool3d_out_frame", input.dtype, _kernels.SINGLE_DOUBLE | {"int64"}, "local_response_norm")
     if input.numel() == 0:
         return input
     n, c = input.shape[:2]

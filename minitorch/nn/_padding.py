@@ -12,6 +12,7 @@ along it, backward adds every gradient back to the position it was read from.
 from __future__ import annotations
 
 from .._ops._prim import Primitive
+from . import _kernels
 from .._ops.index import index_add_flat
 
 
@@ -101,6 +102,18 @@ _COMBINATIONS = ("Supported combinations for non-constant padding:\n"
                  "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
 
 
+_C_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t"}
+
+
+def _check_fits(xp, dtype, value):
+    """PyTorch's checked conversion of the fill value into an integer dtype."""
+    if dtype.name in _C_NAMES:
+        info = xp.iinfo(dtype.np)
+        if not info.min <= value <= info.max:
+            raise RuntimeError(f"value cannot be converted to type {_C_NAMES[dtype.name]} without overflow (pad of a "
+                               f"{dtype.name} tensor takes values in [{info.min}, {info.max}])")
+
+
 def pad(input, pad, mode="constant", value=None):  # noqa: A002
     """Pad the last len(pad)//2 dims of `input`; `pad` lists (before, after) pairs starting
     from the last dim."""
@@ -117,7 +130,9 @@ def pad(input, pad, mode="constant", value=None):  # noqa: A002
         for (lo, hi), n in zip(full, input.shape):
             if n + lo + hi < 0:
                 raise RuntimeError("narrow(): length must be non-negative.")
-        return ConstantPadNd.apply(input, pads=tuple(full), value=0 if value is None else value)
+        value = 0 if value is None else value
+        _check_fits(input._device.xp, input.dtype, value)
+        return ConstantPadNd.apply(input, pads=tuple(full), value=value)
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if value:
@@ -139,4 +154,7 @@ def pad(input, pad, mode="constant", value=None):  # noqa: A002
         if mode == "replicate" and n == 0:
             raise RuntimeError(f"Expected input dimension {axis} to be non-empty for replication padding")
         maps.append((axis, _source(xp, n, lo, hi, mode)))
+    if mode != "circular" and input.numel():  # (PyTorch checks the shape first)
+        _kernels.check(f"{'reflection' if mode == 'reflect' else 'replication'}_pad{nd}d", input.dtype,
+                       _kernels.NOT_BOOL, "pad")
     return _MODES[(mode, nd)].apply(input, maps=tuple(maps))

@@ -17,6 +17,7 @@ import math
 import numbers
 
 from .._ops._prim import Primitive
+from . import _kernels
 from .._ops.index import index_add_flat
 
 _NAMES = {"nearest": "UpsampleNearest{}DBackward0", "nearest-exact": "UpsampleNearestExact{}DBackward0",
@@ -42,6 +43,8 @@ class Resample(Primitive):
                 term = xp.take(out, idx, axis=axis) * w.reshape(shape)
                 acc = term if acc is None else acc + term
             out = acc
+        if x._data.dtype == xp.uint8:  # (an image of bytes stays one, rounded)
+            out = xp.clip(xp.rint(out), 0, 255).astype(xp.uint8)
         return xp.ascontiguousarray(out)
 
     @staticmethod
@@ -182,11 +185,23 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
                            f"({', '.join(map(str, input.shape[2:]))}) and output "
                            f"({', '.join(map(str, out_size))})")
+    _kernels.check(_kernel(mode, dim), input.dtype, _kernels.FLOATING | ({"uint8"} if mode != "linear" else set()),
+                   "interpolate")
     xp = input._device.xp
     dt = input._data.dtype.type
+    if input.dtype.name == "uint8":  # (weights and source positions in float, as PyTorch's uint8 kernels)
+        dt = xp.float32
     taps = tuple((2 + i, _taps(xp, mode, input.shape[2 + i], out_size[i], align_corners, scales[i], dt))
                  for i in range(dim))
     return _PRIMS[(mode, dim)].apply(input, taps=taps)
+
+
+def _kernel(mode, dim):
+    """The name of PyTorch's CPU kernel for a mode (its error names it)."""
+    if dim == 2 and mode in ("nearest", "nearest-exact", "bilinear"):
+        return f"upsample_{'bilinear' if mode == 'bilinear' else 'nearest'}2d_channels_last"
+    return "compute_indices_weights_" + {"bicubic": "cubic", "nearest-exact": "nearest"}.get(
+        mode, "nearest" if mode == "nearest" else "linear")
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):  # noqa: A002

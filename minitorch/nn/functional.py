@@ -15,13 +15,16 @@ its family, re-exported here:
 """
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 
-from .. import _dtype
+from .. import _dtype, _factories
+from .._errors import hinted
 from .._ops import reduce as _reduce
 from .._tensor import Tensor
-from . import _conv, _embedding, _fused
+from . import _conv, _embedding, _fused, _kernels
+from .embedding_bag import embedding_bag  # noqa: F401
 from ._embedding import EmbeddingLookup
 from ._loss import (_check_reduction, _class_dim, _reduce_loss, binary_cross_entropy,  # noqa: F401
                     binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy, gaussian_nll_loss,
@@ -29,6 +32,7 @@ from ._loss import (_check_reduction, _class_dim, _reduce_loss, binary_cross_ent
                     multi_margin_loss, multilabel_soft_margin_loss, nll_loss, poisson_nll_loss, smooth_l1_loss,
                     soft_margin_loss, triplet_margin_loss)
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
+from ._activation import threshold as _threshold
 from ._activation import (celu, elu, gelu, glu, hardshrink, hardsigmoid, hardswish, hardtanh, leaky_relu,  # noqa: F401
                           logsigmoid, mish, prelu, relu6, rrelu, selu, silu, softplus, softshrink, softsign,
                           tanhshrink, threshold)
@@ -66,19 +70,42 @@ def _type(t):
 
 def linear(input, weight, bias=None):  # noqa: A002
     """y = x W^T + b, for x of shape (*, in_features) and W of shape (out_features, in_features)."""
+    if input.ndim == 0 or weight.ndim == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.ndim}D and "
+                           f"{weight.ndim}D")
+    if input.dtype is weight.dtype and input.numel() and weight.numel():  # (PyTorch skips the kernel when empty)
+        _kernels.check("addmm_impl_cpu_", input.dtype, _kernels.NOT_BOOL, "linear")
     if _fused.linear_fits(input, weight, bias):
         return _fused.linear(input, weight, bias)
+    folded = input.ndim == 2 or input.is_contiguous()  # (PyTorch's addmm path: see below)
+    if (bias is not None and folded and input.dtype is weight.dtype and bias.dtype is not weight.dtype
+            and bias.ndim == 1):
+        raise hinted(RuntimeError, f"self and mat2 must have the same dtype, but got {bias.dtype._short} and "
+                     f"{weight.dtype._short}", f"the bias is {bias.dtype.name}, the weight {weight.dtype.name}: "
+                     "convert the bias, e.g. b.to(weight.dtype)")
+    if bias is not None and bias.ndim == 1 and input.ndim != 2 and input.is_contiguous() and weight.ndim == 2:
+        # PyTorch flattens a contiguous input to a matrix for one addmm, and views the result back
+        rows = math.prod(input.shape[:-1])
+        flat = input.reshape(rows, input.shape[-1])
+        if _fused.linear_fits(flat, weight, bias):
+            out = _fused.linear(flat, weight, bias)
+            return out.view(*input.shape[:-1], out.shape[-1])
     if bias is not None and input.dtype is not weight.dtype and (input.ndim <= 2 or input.is_contiguous()):
         # PyTorch folds this case into one addmm, and words its error so
-        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {input.dtype._short} and "
-                           f"{weight.dtype._short} (the input is {input.dtype.name}, the weight "
-                           f"{weight.dtype.name}: convert the input, e.g. x.to(weight.dtype))")
+        raise hinted(RuntimeError, f"mat1 and mat2 must have the same dtype, but got {input.dtype._short} and "
+                     f"{weight.dtype._short}", f"the input is {input.dtype.name}, the weight {weight.dtype.name}: "
+                     "convert the input, e.g. x.to(weight.dtype)")
     out = input.matmul(weight.t())
-    return out if bias is None else out + bias
+    return out if bias is None else out.add_(bias)  # (in place, as PyTorch: the result keeps out's dtype)
 
 
 def bilinear(input1, input2, weight, bias=None):
     """y_k = x1^T W_k x2 + b_k, for x1 (*, in1), x2 (*, in2) and W of shape (out, in1, in2)."""
+    if len({t.dtype for t in (input1, input2, weight, bias) if t is not None}) > 1:
+        raise RuntimeError(f"All tensors must have the same dtype, got input1: {input1.dtype.name}, input2: "
+                           f"{input2.dtype.name}, weight: {weight.dtype.name}" +
+                           ("" if bias is None else f", bias: {bias.dtype.name}"))
+    _kernels.check("bmm", input1.dtype, _kernels.NOT_BOOL, "bilinear")
     out = ((input1.unsqueeze(-2).unsqueeze(-2) @ weight) @ input2.unsqueeze(-2).unsqueeze(-1))
     out = out.squeeze(-1).squeeze(-1)  # (*, out)
     return out if bias is None else out + bias
@@ -98,6 +125,10 @@ def _batchify(input, op, dims=4):
 
 def _check_conv(x, weight, bias, nd, groups, op, transposed=False):
     """PyTorch's checks and messages for a convolution's operands (x already batched)."""
+    if transposed:
+        _kernels.check("slow_conv_transpose2d_out_cpu", x.dtype, _kernels.FLOAT_OR_LONG, op)
+    else:
+        _kernels.check("slow_conv2d_cpu", x.dtype, _kernels.NOT_BOOL, op)
     if weight.ndim != nd + 2:
         raise RuntimeError(f"{op}: expected a {nd + 2}-D weight (out_channels, in_channels/groups, kernel size), "
                            f"got shape {list(weight.shape)}")
@@ -232,6 +263,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):  # noqa: A002
     """im2col: (N, C, H, W) -> (N, C*kh*kw, L), one column per window position."""
     if input.ndim not in (3, 4):
         raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.ndim}D)")
+    _kernels.check("im2col_out_cpu", input.dtype, _kernels.FLOATING | {"bool"}, "unfold")
     k, d, p, s = (_pair(kernel_size, "kernel_size"), _pair(dilation, "dilation"), _pair(padding, "padding"),
                   _pair(stride, "stride"))
     blocks = _conv._geometry(input.shape, k, s, p, d)
@@ -247,6 +279,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):  # n
     if input.ndim not in (2, 3):
         raise NotImplementedError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
                                   f"(got {input.ndim}D)")
+    _kernels.check("col2im_out_cpu", input.dtype, _kernels.FLOATING | {"bool"}, "fold")
     size, k = _pair(output_size, "output_size"), _pair(kernel_size, "kernel_size")
     d, p, s = _pair(dilation, "dilation"), _pair(padding, "padding"), _pair(stride, "stride")
     ck, length = input.shape[-2:]
@@ -290,6 +323,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     """The maximum of every kernel_size window (stride defaults to kernel_size)."""
     x, unbatched, k, s, pads, d, _ = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode,
                                                 "max_pool2d")
+    _kernels.check("max_pool2d", x.dtype, _kernels.NOT_BOOL)
     if not return_indices and k == s and d == (1, 1) and not any(pads):  # windows that tile the image
         out = _conv.TiledMaxPool2d.apply(x, kernel=k)
         return out.squeeze(0) if unbatched else out
@@ -304,8 +338,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     """The mean of every window; zero padding counts in the mean unless count_include_pad=False."""
     x, unbatched, k, s, pads, _, out_hw = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode,
                                                      "avg_pool2d")
-    if not x.dtype.is_floating_point:
-        raise NotImplementedError(f'"avg_pool2d" not implemented for \'{x.dtype._short}\'')
+    _kernels.check("avg_pool2d", x.dtype, _kernels.FLOAT_OR_LONG)
     xp = x._device.xp
     if divisor_override is not None:
         if divisor_override == 0:
@@ -334,6 +367,8 @@ def _single(v):
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
                return_indices=False):
     s = _single(stride)
+    if not return_indices:  # (with indices PyTorch runs the 2-D kernel, which takes integers too)
+        _kernels.check("max_pool1d_impl", input.dtype)
     out = max_pool2d(_one_row(input, "max_pool1d"), (1, _ntuple(kernel_size, 1)[0]),
                      None if s is None else (1, _ntuple(s, 1)[0]), (0, _ntuple(padding, 1)[0]),
                      (1, _ntuple(dilation, 1)[0]), ceil_mode, return_indices)
@@ -380,11 +415,13 @@ def adaptive_avg_pool2d(input, output_size):  # noqa: A002
     size = _adaptive_size(input, output_size, 2)
     if size == (1, 1):  # PyTorch takes the mean here (MeanBackward1)
         return input.mean((-1, -2), keepdim=True)
+    _kernels.check("adaptive_avg_pool2d", input.dtype)
     return _conv.AdaptiveAvgPool2d.apply(input, out_hw=size)
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):  # noqa: A002
     _adaptive_input(input, 2, "adaptive_max_pool2d")
+    _kernels.check("adaptive_max_pool2d", input.dtype)
     out, idx = _conv.AdaptiveMaxPool2d.apply(input, out_hw=_adaptive_size(input, output_size, 2))
     return (out, idx) if return_indices else out
 
@@ -430,8 +467,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
                            f"{weight.device} and {input.device}! (in embedding: move the ids with .to(device))")
     if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= num):
         bad = int(ids.max()) if int(ids.max()) >= num else int(ids.min())
-        raise IndexError(f"index out of range in self (embedding has {num} rows, got id {bad}; ids must be in "
-                         f"[0, {num - 1}])")
+        raise hinted(IndexError, "index out of range in self",
+                     f"embedding has {num} rows, got id {bad}: ids must be in [0, {num - 1}]")
     if max_norm is not None:
         _embedding.renorm_(weight, ids, max_norm, norm_type)
     return EmbeddingLookup.apply(weight, ids=ids, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
@@ -440,7 +477,41 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 # ---- activations -------------------------------------------------------------------------------
 
 def relu(input, inplace=False):  # noqa: A002
+    if inplace and input.dtype is _dtype.bool:
+        raise RuntimeError("Boolean inputs not supported for relu")
     return input.relu_() if inplace else input.relu()
+
+
+def relu_(input):  # noqa: A002
+    return relu(input, inplace=True)
+
+
+def elu_(input, alpha=1.0):  # noqa: A002
+    return elu(input, alpha, inplace=True)
+
+
+def selu_(input):  # noqa: A002
+    return selu(input, inplace=True)
+
+
+def celu_(input, alpha=1.0):  # noqa: A002
+    return celu(input, alpha, inplace=True)
+
+
+def leaky_relu_(input, negative_slope=0.01):  # noqa: A002
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):  # noqa: A002
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def threshold_(input, threshold, value):  # noqa: A002
+    return _threshold(input, threshold, value, inplace=True)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):  # noqa: A002
+    return rrelu(input, lower, upper, training, inplace=True)
 
 
 def sigmoid(input):  # noqa: A002
@@ -476,10 +547,14 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
     value is unchanged; identity when not training. Draws from minitorch's seeded generator."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p != p:  # NaN passes the check above; PyTorch's kernel then refuses it
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return input
-    if p == 1.0:
-        return input * 0.0
+    if p == 1.0:  # zero in the input's dtype (NaN * 0 stays NaN, as in PyTorch)
+        zero = input.new_zeros(())
+        return input.mul_(zero) if inplace else input * zero
+    _kernels.cast_to(_dtype.float32, input.dtype, "dropout")  # the mask is scaled by 1 / (1 - p)
     from .._random_fill import dropout_noise
     mask = dropout_noise(input, 1.0 - p)  # PyTorch's mask, bit for bit: bernoulli_(1 - p) / (1 - p)
     return input.mul_(mask) if inplace else input * mask
@@ -494,6 +569,8 @@ def _feature_dropout(input, p, training, inplace, batched_ndim, op):  # noqa: A0
                            f"{input.ndim}D input")
     if not training or p == 0.0:
         return input
+    if p != 1.0:
+        _kernels.cast_to(_dtype.float32, input.dtype, op)  # the mask is scaled by 1 / (1 - p)
     x = input if input.ndim == batched_ndim else input.unsqueeze(0)
     if p == 1.0:
         mask = x.new_zeros(x.shape[:2] + (1,) * (x.ndim - 2))
@@ -544,3 +621,86 @@ def one_hot(tensor, num_classes=-1):
 
 def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002
     return input.flatten(start_dim, end_dim)
+
+
+# ---- max unpooling: the inverse of max_pool with return_indices=True ------------------------
+
+def _max_unpool(input, indices, kernel_size, stride, padding, output_size, n):  # noqa: A002
+    """The inverse of max pooling: each pooled value goes back to the position its index names
+    (an offset in the flattened spatial grid of its channel), every other position is 0. A
+    scatter into zeros, so the gradient is the gather of the incoming gradient at those indices."""
+    if indices.dtype != _dtype.int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {indices.dtype._short}")
+    spatial = input.shape[-n:]
+    default = [(spatial[d] - 1) * stride[d] - 2 * padding[d] + kernel_size[d] for d in range(n)]
+    size = default
+    if output_size is not None:
+        size = list(output_size)
+        if len(size) == input.ndim:
+            size = size[-n:]
+        if len(size) != n:
+            raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} elements, but it has a "
+                             f"length of '{len(size)}'")
+        for d in range(n):
+            lo, hi = default[d] - stride[d], default[d] + stride[d]
+            if not lo < size[d] < hi:
+                raise ValueError(f'invalid output_size "{list(output_size)}" (dim {d} must be between {lo} and {hi})')
+    lead = tuple(input.shape[:-n])
+    numel = math.prod(size)
+    flat_index = indices.reshape(*lead, -1)
+    invalid = flat_index[(flat_index < 0) | (flat_index >= numel)]
+    if invalid.numel():
+        bad = int(invalid[0])
+        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
+                           f"{'x'.join(str(v) for v in size)})")
+    out = _factories.zeros(*lead, numel, dtype=input.dtype, device=input.device)
+    return out.scatter(-1, flat_index, input.reshape(*lead, -1)).reshape(*lead, *size)
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):  # noqa: A002
+    return _max_unpool(input, indices, _ntuple(kernel_size, 1), _ntuple(stride if stride is not None else kernel_size, 1),
+                       _ntuple(padding, 1), output_size, 1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):  # noqa: A002
+    return _max_unpool(input, indices, _ntuple(kernel_size, 2), _ntuple(stride if stride is not None else kernel_size, 2),
+                       _ntuple(padding, 2), output_size, 2)
+
+
+# ---- alpha dropout (for SELU networks) ------------------------------------------------------
+
+def _alpha_dropout(input, p, training, inplace, feature):  # noqa: A002
+    """Dropout for SELU networks: a dropped value becomes SELU's negative saturation -alpha*scale
+    instead of 0, then an affine map a*x + b puts mean 0 and variance 1 back (PyTorch's formula
+    and draws: noise = bernoulli_(1 - p); b = (noise - 1) * alpha' * a + alpha' * a * p; out =
+    x * (noise * a) + b, with alpha' = 1.7580993408473766, a = 1 / sqrt((alpha'^2 p + 1)(1 - p))).
+    feature=True drops whole channels (FeatureAlphaDropout)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0.0 or not training or input.numel() == 0:
+        return input
+    if feature and input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    if p == 1.0:
+        zero = input.new_zeros(())
+        return input.mul_(zero) if inplace else input * zero
+    from ..autograd.grad_mode import no_grad
+    alpha = 1.7580993408473766
+    a = 1.0 / math.sqrt((alpha * alpha * p + 1) * (1 - p))
+    with no_grad():
+        if feature:  # one draw per (sample, channel)
+            noise = input.new_empty(tuple(input.shape[:2]) + (1,) * (input.ndim - 2))
+        else:
+            noise = _factories.empty_like(input)
+        noise.bernoulli_(1 - p)
+        b = noise.add(-1).mul_(alpha * a).add_(alpha * a * p)
+        noise.mul_(a)
+    return input.mul_(noise).add_(b) if inplace else (input * noise).add_(b)
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):  # noqa: A002
+    return _alpha_dropout(input, p, training, inplace, feature=False)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):  # noqa: A002
+    return _alpha_dropout(input, p, training, inplace, feature=True)

@@ -227,6 +227,20 @@ class Dropout3d(_DropoutNd):
     _fn = staticmethod(F.dropout3d)
 
 
+class AlphaDropout(Dropout):
+    """Dropout that keeps a SELU network's activations at mean 0 and variance 1 (F.alpha_dropout)."""
+
+    def forward(self, input):  # noqa: A002
+        return F.alpha_dropout(input, self.p, self.training, self.inplace)
+
+
+class FeatureAlphaDropout(Dropout):
+    """AlphaDropout of whole channels: every value of a channel of a sample is dropped together."""
+
+    def forward(self, input):  # noqa: A002
+        return F.feature_alpha_dropout(input, self.p, self.training, self.inplace)
+
+
 # ---- more layers -------------------------------------------------------------------------------------
 
 class Bilinear(Module):

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import collections
 import itertools
+import warnings
 
 from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
-from .parameter import Parameter, UninitializedParameter
+from ..autograd.function import Function
+from ..autograd.grad_mode import is_grad_enabled, no_grad
+from .buffer import Buffer
+from .parameter import Parameter, is_lazy
 
 
 class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -43,6 +46,108 @@ class _RemovableHandle:
 
     def __exit__(self, *exc):
         self.remove()
+
+
+class BackwardHookFunction(Function):
+    """The identity on a module's input (or output) tensors, recorded as a node of its own, so
+    that a module's full backward hooks see the gradients that pass through it: its backward
+    hands them to `on_backward`, which may replace them (PyTorch's BackwardHookFunctionBackward)."""
+
+    @staticmethod
+    def forward(ctx, on_backward, *tensors):
+        ctx.on_backward = on_backward
+        ctx.mark_non_differentiable(*[t for t in tensors if not t.requires_grad])
+        return tensors  # returned as is: apply hands out new aliases of them
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return (None, *ctx.on_backward(grads))
+
+
+class _BackwardHooks:
+    """One call of a module that has full backward hooks: its inputs and outputs pass through a
+    BackwardHookFunction each. In backward the outputs' gradients arrive first (the pre-hooks may
+    replace them) and are kept; when the inputs' gradients arrive, the hooks get both."""
+
+    def __init__(self, module, hooks):
+        self.module = module
+        self.hooks = hooks  # the full backward hooks (legacy ones hang on the output's grad_fn instead)
+        self.grad_outputs = None
+        self.inputs_at = None  # positions of the tensor inputs, once they are wrapped
+        self.n_inputs = 0
+
+    @staticmethod
+    def _wrap(values, on_backward):
+        """`values` with its tensors (those of a tuple, or a single tensor) passed through the identity
+        node; also the tensors' positions. Unchanged when no tensor needs a gradient."""
+        single = not isinstance(values, tuple)
+        items = (values,) if single else values
+        at = [i for i, v in enumerate(items) if isinstance(v, Tensor)]
+        if not (is_grad_enabled() and any(items[i].requires_grad for i in at)):
+            return values, None
+        new = list(items)
+        for i, t in zip(at, BackwardHookFunction.apply(on_backward, *[items[i] for i in at])):
+            new[i] = t
+        return (new[0] if single else tuple(new)), at
+
+    @staticmethod
+    def _pack(at, grads, n):
+        """Gradients per position of the module's arguments (or outputs): None where no tensor was."""
+        packed = [None] * n
+        for i, g in zip(at, grads):
+            packed[i] = g
+        return tuple(packed)
+
+    def wrap_inputs(self, args):
+        self.n_inputs = len(args)
+        args, self.inputs_at = self._wrap(args, self._on_input_grads)
+        return args
+
+    def wrap_outputs(self, out):
+        self.n_outputs = len(out) if isinstance(out, tuple) else 1
+        out, self.outputs_at = self._wrap(out, self._on_output_grads)
+        return out
+
+    def _on_output_grads(self, grads):
+        self.grad_outputs = self._pack(self.outputs_at, grads, self.n_outputs)
+        for hook in list(self.module._backward_pre_hooks.values()):
+            res = hook(self.module, self.grad_outputs)
+            if res is None:
+                continue
+            if len(res) != len(self.grad_outputs):
+                raise RuntimeError(f"Backward pre hook returned an invalid number of grad_output, got {len(res)}, "
+                                   f"but expected {len(self.grad_outputs)}")
+            self.grad_outputs = tuple(res)
+        grad_outputs = self.grad_outputs
+        if self.inputs_at is None:  # no input needs a gradient: the hooks run now, with None for each
+            grad_inputs = (None,) * self.n_inputs
+            if self.hooks:
+                warnings.warn("Full backward hook is firing when gradients are computed with respect to module "
+                              "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/main/"
+                              "generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for "
+                              "more details.", stacklevel=2)
+            for hook in self.hooks:
+                res = hook(self.module, grad_inputs, grad_outputs)
+                if res is not None and not (isinstance(res, tuple) and all(r is None for r in res)):
+                    raise RuntimeError("Backward hook for Modules where no input requires gradient should always "
+                                       "return None or None for all gradients.")
+            self.grad_outputs = None
+        return tuple(grad_outputs[i] for i in self.outputs_at)
+
+    def _on_input_grads(self, grads):
+        grad_inputs = self._pack(self.inputs_at, grads, self.n_inputs)
+        if self.grad_outputs is None:  # the module's outputs got no gradient: nothing to report
+            return grads
+        for hook in self.hooks:
+            res = hook(self.module, grad_inputs, self.grad_outputs)
+            if res is None:
+                continue
+            if len(res) != len(grad_inputs):
+                raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got {len(res)}, but "
+                                   f"expected {len(grad_inputs)}")
+            grad_inputs = tuple(res)
+        self.grad_outputs = None
+        return tuple(grad_inputs[i] for i in self.inputs_at)
 
 
 def _addindent(s, n):
@@ -74,6 +179,42 @@ def zero_grads(params, set_to_none=True):
                 p.grad.zero_()
 
 
+_HOOK_DICTS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks", "_state_dict_hooks",
+               "_load_state_dict_pre_hooks")
+
+
+def _legacy_backward_hook(module, hook):
+    """A register_backward_hook hook as a hook of the output's grad_fn: it sees that one node's
+    gradients (grad_input: those the node sends to its inputs), not the module's."""
+    return lambda grad_inputs, grad_outputs: hook(module, tuple(grad_inputs), tuple(grad_outputs))
+
+
+def _warn_legacy_backward_hook(inputs, result, grad_fn):
+    """PyTorch's warnings for the cases where a legacy backward hook sees other gradients than the
+    module's own (it names what the hook will miss)."""
+    def warn(what):
+        warnings.warn(f"Using {what} is deprecated and will be removed in future versions. This hook will be "
+                      "missing some " + ("grad_input. " if "input" in what or "multiple" in what else "grad_output. ")
+                      + "Please use register_full_backward_hook to get the documented behavior.",
+                      FutureWarning, stacklevel=4)
+    result = (result,) if isinstance(result, Tensor) else result
+    if not (isinstance(result, tuple) and all(isinstance(r, Tensor) for r in result)):
+        return warn("non-full backward hooks on a Module that does not return a single Tensor or a tuple of Tensors")
+    inputs = (inputs,) if isinstance(inputs, Tensor) else inputs
+    if not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
+        return warn("non-full backward hooks on a Module that does not take as input a single Tensor or a tuple of "
+                    "Tensors")
+    out_fns = {r.grad_fn for r in result if r.grad_fn is not None}
+    if not out_fns or (len(out_fns) == 1 and grad_fn not in out_fns):
+        warnings.warn("Using a non-full backward hook when outputs are nested in python data structure is deprecated "
+                      "and will be removed in future versions. This hook will be missing some grad_output.",
+                      FutureWarning, stacklevel=4)
+    elif len(out_fns) > 1:
+        warn("a non-full backward hook when outputs are generated by different autograd Nodes")
+    elif {i.grad_fn for i in inputs if i.grad_fn is not None} != {n[0] for n in grad_fn.next_functions}:
+        warn("a non-full backward hook when the forward contains multiple autograd Nodes")
+
+
 class Module:
     """Base class for all neural network modules: subclass it, create layers in `__init__`,
     and compute in `forward`. Call the module (`model(x)`), not `forward`, so hooks run."""
@@ -90,8 +231,11 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", {})
-        object.__setattr__(self, "_forward_hooks", collections.OrderedDict())
-        object.__setattr__(self, "_forward_pre_hooks", collections.OrderedDict())
+        for hooks in _HOOK_DICTS:
+            object.__setattr__(self, hooks, collections.OrderedDict())
+        object.__setattr__(self, "_forward_hooks_with_kwargs", set())
+        object.__setattr__(self, "_forward_pre_hooks_with_kwargs", set())
+        object.__setattr__(self, "_is_full_backward_hook", None)  # None until a backward hook is registered
 
     forward = None  # set by subclasses
 
@@ -99,28 +243,108 @@ class Module:
     def __call__(self, *args, **kwargs):
         if self.forward is None:
             raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
-        for hook in list(self._forward_pre_hooks.values()):
-            res = hook(self, args)
-            if res is not None:
-                args = res if isinstance(res, tuple) else (res,)
+        for key, hook in list(self._forward_pre_hooks.items()):
+            if key in self._forward_pre_hooks_with_kwargs:  # hook(module, args, kwargs) -> (args, kwargs)
+                res = hook(self, args, kwargs)
+                if res is not None:
+                    if not (isinstance(res, tuple) and len(res) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                                           f"but got {res}.")
+                    args, kwargs = res
+            else:
+                res = hook(self, args)
+                if res is not None:
+                    args = res if isinstance(res, tuple) else (res,)
+        full = list(self._backward_hooks.values()) if self._is_full_backward_hook else []
+        backward_hooks = _BackwardHooks(self, full) if full or self._backward_pre_hooks else None
+        if backward_hooks is not None:
+            args = backward_hooks.wrap_inputs(args)
         out = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
-            res = hook(self, args, out)
+        for key, hook in list(self._forward_hooks.items()):
+            res = hook(self, args, kwargs, out) if key in self._forward_hooks_with_kwargs else hook(self, args, out)
             if res is not None:
                 out = res
+        if backward_hooks is not None:
+            out = backward_hooks.wrap_outputs(out)
+        if self._backward_hooks and self._is_full_backward_hook is False:
+            self._hang_legacy_backward_hooks(args, out)
         return out
 
-    def register_forward_hook(self, hook):
-        """`hook(module, inputs, output)` runs after forward; a returned value replaces the output."""
-        h = _RemovableHandle(self._forward_hooks)
-        self._forward_hooks[h.id] = hook
+    def _hang_legacy_backward_hooks(self, args, out):
+        var = out
+        while not isinstance(var, Tensor):  # the first tensor of the output
+            var = next(v for v in var.values() if isinstance(v, Tensor)) if isinstance(var, dict) else var[0]
+        if var.grad_fn is not None:
+            for hook in self._backward_hooks.values():
+                var.grad_fn.register_hook(_legacy_backward_hook(self, hook))
+            _warn_legacy_backward_hook(args, out, var.grad_fn)
+
+    @staticmethod
+    def _add_hook(hooks, hook, prepend):
+        h = _RemovableHandle(hooks)
+        hooks[h.id] = hook
+        if prepend:
+            hooks.move_to_end(h.id, last=False)
         return h
 
-    def register_forward_pre_hook(self, hook):
-        """`hook(module, inputs)` runs before forward; a returned value replaces the inputs."""
-        h = _RemovableHandle(self._forward_pre_hooks)
-        self._forward_pre_hooks[h.id] = hook
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """`hook(module, args, output)` runs after forward; a returned value replaces the output.
+        with_kwargs=True: `hook(module, args, kwargs, output)`."""
+        h = self._add_hook(self._forward_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_hooks_with_kwargs.add(h.id)
         return h
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """`hook(module, args)` runs before forward; a returned value replaces the args.
+        with_kwargs=True: `hook(module, args, kwargs)`, returning None or (args, kwargs)."""
+        h = self._add_hook(self._forward_pre_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs.add(h.id)
+        return h
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """`hook(module, grad_input, grad_output)` runs once the gradients with respect to the
+        module's inputs are computed: one entry per positional argument (None where it is not a
+        tensor, or needs no gradient); a returned tuple replaces grad_input."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a single Module. "
+                               "Please use only one of them.")
+        self._is_full_backward_hook = True
+        return self._add_hook(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook):
+        """The legacy form (deprecated): `hook(module, grad_input, grad_output)` is hung on the
+        grad_fn of the module's output, so it sees the gradients of that last op only (for Linear:
+        addmm's three inputs), not the module's inputs. Use register_full_backward_hook."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks on a single Module. "
+                               "Please use only one of them.")
+        self._is_full_backward_hook = False
+        return self._add_hook(self._backward_hooks, hook, False)
+
+    def _register_state_dict_hook(self, hook):
+        """`hook(module, state_dict, prefix, local_metadata)` runs after this module's state_dict
+        entries are added; a returned dict replaces the state_dict."""
+        return self._add_hook(self._state_dict_hooks, hook, False)
+
+    register_state_dict_post_hook = _register_state_dict_hook
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        """`hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs)` (with_module: the module first) runs before this module loads its entries;
+        it may rename keys in the state_dict (a copy of the one given to load_state_dict)."""
+        if with_module:
+            return self._add_hook(self._load_state_dict_pre_hooks, lambda *a: hook(self, *a), False)
+        return self._add_hook(self._load_state_dict_pre_hooks, hook, False)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """`hook(module, grad_output)` runs when the gradients of the module's outputs arrive, before
+        they flow into it; a returned tuple replaces grad_output."""
+        return self._add_hook(self._backward_pre_hooks, hook, prepend)
 
     # ---- registration -------------------------------------------------------------------
     def _check_ready(self, what):
@@ -149,11 +373,14 @@ class Module:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             d["_modules"][name] = value
-        elif d.get("_buffers") is not None and name in d["_buffers"]:
+        elif isinstance(value, Buffer) or (d.get("_buffers") is not None and name in d["_buffers"]):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
-                                "(torch.Tensor or None expected)")
-            d["_buffers"][name] = value
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+            self._check_ready("buffers")
+            persistent = value.persistent if isinstance(value, Buffer) else \
+                name not in d["_non_persistent_buffers_set"]
+            self.register_buffer(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
 
@@ -333,10 +560,10 @@ class Module:
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, p in self._parameters.items():
             if p is not None:
-                destination[prefix + name] = p if keep_vars or isinstance(p, UninitializedParameter) else p.detach()
+                destination[prefix + name] = p if keep_vars or is_lazy(p) else p.detach()
         for name, b in self._buffers.items():
             if b is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = b if keep_vars else b.detach()
+                destination[prefix + name] = b if keep_vars or is_lazy(b) else b.detach()
 
     def state_dict(self, *, destination=None, prefix="", keep_vars=False):
         """An ordered dict name -> tensor of every parameter and persistent buffer. The tensors
@@ -347,6 +574,10 @@ class Module:
         for name, m in self._modules.items():
             if m is not None:
                 m.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        for hook in self._state_dict_hooks.values():
+            res = hook(self, destination, prefix, {})
+            if res is not None:
+                destination = res
         return destination
 
     def _load_from_state_dict(self, state_dict, prefix, missing, unexpected, errors, assign):
@@ -358,9 +589,9 @@ class Module:
                 missing.append(key)
                 continue
             src = state_dict[key]
-            if isinstance(own, UninitializedParameter) and isinstance(src, Tensor) and \
-                    not isinstance(src, UninitializedParameter):
-                own.materialize(src.shape)  # a lazy module takes the checkpoint's shape
+            if is_lazy(own) and isinstance(src, Tensor) and not is_lazy(src):
+                with no_grad():
+                    own.materialize(src.shape)  # a lazy module takes the checkpoint's shape
             if not isinstance(src, Tensor):
                 errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
                               f"object from checkpoint but received {type(src)}")
@@ -397,10 +628,13 @@ class Module:
         if not isinstance(state_dict, collections.abc.Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         missing, unexpected, errors = [], [], []
+        state_dict = collections.OrderedDict(state_dict)  # (a copy: the pre-hooks may rename keys)
         # each module checks the keys under its own prefix (a shared module once per path)
         for prefix, m in self.named_modules(remove_duplicate=False):
-            m._load_from_state_dict(state_dict, prefix + "." if prefix else "", missing, unexpected, errors,
-                                    assign)
+            prefix = prefix + "." if prefix else ""
+            for hook in m._load_state_dict_pre_hooks.values():
+                hook(state_dict, prefix, {}, strict, missing, unexpected, errors)
+            m._load_from_state_dict(state_dict, prefix, missing, unexpected, errors, assign)
         unexpected = list(dict.fromkeys(unexpected))
         if strict:
             if unexpected:
@@ -498,3 +732,8 @@ class Module:
     # ---- copying --------------------------------------------------------------------------
     def __setstate__(self, state):
         self.__dict__.update(state)
+        for hooks in _HOOK_DICTS:  # a module pickled before it had all of them
+            self.__dict__.setdefault(hooks, collections.OrderedDict())
+        self.__dict__.setdefault("_forward_hooks_with_kwargs", set())
+        self.__dict__.setdefault("_forward_pre_hooks_with_kwargs", set())
+        self.__dict__.setdefault("_is_full_backward_hook", None)

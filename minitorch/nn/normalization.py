@@ -8,6 +8,7 @@ statistics after model.eval().
 from __future__ import annotations
 
 import numbers
+import warnings
 
 from .. import _dtype, _factories
 from . import functional as F
@@ -25,7 +26,6 @@ class _NormBase(Module):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        self._bias = bias
         kw = dict(device=device, dtype=dtype)
         if affine:
             self.weight = Parameter(_factories.empty(num_features, **kw))
@@ -66,7 +66,7 @@ class _NormBase(Module):
 
     def extra_repr(self):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"bias={self.affine and self._bias}, track_running_stats={self.track_running_stats}")
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
 
 
 class _BatchNorm(_NormBase):
@@ -109,6 +109,14 @@ class _InstanceNorm(_NormBase):
 
     def forward(self, input):  # noqa: A002
         self._check_input_dim(input)
+        feature_dim = input.ndim - (self._batched_ndims[0] - 1)
+        if input.shape[feature_dim] != self.num_features:  # (affine=False never reads num_features)
+            if self.affine:
+                raise ValueError(f"expected input's size at dim={feature_dim} to match num_features "
+                                 f"({self.num_features}), but got: {input.shape[feature_dim]}.")
+            warnings.warn(f"input's size at dim={feature_dim} does not match num_features. You can silence this "
+                          "warning by not passing in num_features, which is not used because affine=False",
+                          stacklevel=2)
         unbatched = input.ndim == self._batched_ndims[0] - 1
         x = input.unsqueeze(0) if unbatched else input
         out = F.instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias,

@@ -7,6 +7,8 @@ grad by default, and assigning one to a Module attribute registers it, so that
 from __future__ import annotations
 
 from .._tensor import Tensor
+# (torch.nn.parameter holds the buffer classes too)
+from .buffer import Buffer, UninitializedBuffer, UninitializedTensorMixin, is_lazy  # noqa: F401
 
 
 class Parameter(Tensor):
@@ -43,39 +45,23 @@ class Parameter(Tensor):
         return (_rebuild_parameter, (self.detach(), self.requires_grad))
 
 
-class UninitializedParameter(Parameter):
-    """A placeholder for a parameter whose shape a lazy module learns from its first input
-    (nn.LazyLinear): it has no shape until `materialize(shape)` turns it, in place, into a
-    Parameter of that shape, so an optimizer made before then still holds the right object."""
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A Parameter whose shape a lazy module learns from its first input (see UninitializedTensorMixin)."""
+
+    cls_to_become = Parameter
 
     def __new__(cls, requires_grad=True, device=None, dtype=None):
         from .._factories import empty
-        p = super().__new__(cls, empty(0, device=device, dtype=dtype), requires_grad)
-        return p
+        return Parameter.__new__(cls, empty(0, device=device, dtype=dtype), requires_grad)
 
     def __init__(self, requires_grad=True, device=None, dtype=None):
         pass
 
-    @property
-    def shape(self):
-        raise RuntimeError("Can't access the shape of an uninitialized parameter or buffer. This error usually "
-                           "happens in `load_state_dict` when trying to load an uninitialized parameter into an "
-                           "initialized one. Call `forward` to initialize the parameters before accessing their "
-                           "attributes.")
-
-    def materialize(self, shape):
-        from .._factories import empty
-        self.data = empty(shape, device=self.device, dtype=self.dtype)
-        self.__class__ = Parameter
-
-    def __repr__(self):
-        return "<UninitializedParameter>"
-
     def __deepcopy__(self, memo):
-        return memo.setdefault(id(self), UninitializedParameter(self.requires_grad, self.device, self.dtype))
+        return memo.setdefault(id(self), type(self)(self.requires_grad, self.device, self.dtype))
 
     def __reduce_ex__(self, protocol):
-        return (UninitializedParameter, (self.requires_grad, self.device, self.dtype))
+        return (type(self), (self.requires_grad, self.device, self.dtype))
 
 
 def _rebuild_parameter(data, requires_grad):

@@ -1,4 +1,4 @@
-"""Pooling modules: max, average, Lp and adaptive pooling, 1-D and 2-D."""
+"""Pooling modules: max, average, Lp and adaptive pooling, 1-D and 2-D, and max unpooling."""
 from __future__ import annotations
 
 from . import functional as F
@@ -119,3 +119,28 @@ class AdaptiveAvgPool1d(_AdaptivePool):
 class AdaptiveAvgPool2d(AdaptiveAvgPool1d):
     def forward(self, input):  # noqa: A002
         return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class _MaxUnpoolNd(Module):
+    _n = 0
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        n = self._n
+        self.kernel_size = F._ntuple(kernel_size, n)
+        self.stride = F._ntuple(stride if stride is not None else kernel_size, n)
+        self.padding = F._ntuple(padding, n)
+
+    def forward(self, input, indices, output_size=None):  # noqa: A002
+        return F._max_unpool(input, indices, self.kernel_size, self.stride, self.padding, output_size, self._n)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    _n = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    _n = 2

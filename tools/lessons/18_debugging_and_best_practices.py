@@ -33,11 +33,14 @@ _ = torch.manual_seed(0)
 
 
 def show_error(fn):
-    """Run fn(), and print the error it raises as plain text (type: message)."""
+    """Run fn(), and print the error it raises as a traceback ends: type: message (PyTorch's
+    words), then the hint minitorch attaches to it as a note, if any."""
     try:
         fn()
     except Exception as e:  # any error: we want to see whatever it is
         print(f"{type(e).__name__}: {e}")
+        for note in getattr(e, "__notes__", ()):
+            print(note)
     else:
         print("no error")
 

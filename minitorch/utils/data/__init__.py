@@ -309,7 +309,8 @@ def default_collate(batch):
     """Turn a list of samples into one batch, recursively: tensors are stacked (new dim 0),
     ints become an int64 tensor, floats a float64 tensor (as PyTorch), NumPy arrays are
     stacked into a tensor, tuples/lists are collated per field (into a list), dicts per key,
-    strings are kept as a list."""
+    strings are kept as the batch holds them (a list of samples' fields, or a tuple when the
+    field comes from zipping tuple samples: PyTorch's collate returns the string batch as is)."""
     elem = batch[0]
     if isinstance(elem, Tensor):
         from ..._ops.join import stack
@@ -333,7 +334,7 @@ def default_collate(batch):
     if isinstance(elem, float):
         return tensor(batch, dtype=_dtype.float64)
     if isinstance(elem, (str, bytes)):
-        return list(batch)
+        return batch
     if isinstance(elem, dict):
         fields = {k: default_collate([b[k] for b in batch]) for k in elem}
         try:
@@ -341,11 +342,11 @@ def default_collate(batch):
         except TypeError:
             return fields
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):  # namedtuple
-        return type(elem)(*(default_collate(list(s)) for s in zip(*batch)))
+        return type(elem)(*(default_collate(s) for s in zip(*batch)))
     if isinstance(elem, (tuple, list)):
         if any(len(b) != len(elem) for b in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        return [default_collate(list(s)) for s in zip(*batch)]
+        return [default_collate(s) for s in zip(*batch)]
     raise TypeError(f"default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
                     f"found {type(elem)}")
 
@@ -500,3 +501,8 @@ def default_convert(data):
 
 
 _convert = default_convert
+
+
+# PyTorch's submodule names, so `torch.utils.data.sampler.SubsetRandomSampler` and the imports from
+# them work as well (loaded last: they re-export what is defined above).
+from . import dataloader, dataset, sampler  # noqa: E402, F401

@@ -1,0 +1,130 @@
+"""Tensor methods beginner PyTorch code reaches for that are other names or small compositions:
+conjugate transposes (mH, H, adjoint: the transpose, minitorch having no complex dtypes), the
+yes/no questions (is_cpu, is_signed, is_nonzero, is_same_size, equal, ...), in-place aliases
+(multiply_, divide_, subtract_, true_divide_), fill_diagonal_, cumsum_ / cumprod_, sum_to_size,
+the legacy `new`, and the functions of _ops/numerics.py as methods."""
+from __future__ import annotations
+
+from . import _dtype
+from ._ops import numerics
+from ._ops.special import inplace_from
+from ._tensor import Tensor
+
+def _mH(self):  # noqa: N802 (PyTorch's name)
+    if self.ndim < 2:
+        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {self.ndim}-D "
+                           "tensor.")
+    return self.mT
+
+
+def _H(self):  # noqa: N802
+    if self.ndim != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.ndim}-D tensor.")
+    return self.T
+
+
+Tensor.mH, Tensor.H = property(_mH), property(_H)
+Tensor.adjoint = lambda self: self.mT
+Tensor.is_cpu = property(lambda self: self.device.type == "cpu")
+Tensor.is_complex = lambda self: False
+Tensor.real = property(lambda self: self)
+
+
+def _imag(self):
+    raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
+Tensor.imag = property(_imag)
+Tensor.is_signed = lambda self: self.dtype not in (_dtype.uint8, _dtype.bool)
+Tensor.is_same_size = lambda self, other: self.shape == other.shape
+Tensor.is_shared = lambda self: False
+Tensor.share_memory_ = lambda self: self  # (one process: nothing to share)
+Tensor.is_pinned = lambda self, device=None: False
+Tensor.output_nr = property(lambda self: self._output_nr)
+
+
+def equal(self, other):
+    from . import equal as _equal
+    return _equal(self, other)
+
+
+def is_nonzero(self):
+    n = self.numel()
+    if n != 1:
+        raise RuntimeError("Boolean value of Tensor with no values is ambiguous" if n == 0 else
+                           "Boolean value of Tensor with more than one value is ambiguous")
+    return bool(self.item())
+
+
+def pin_memory(self, device=None):
+    from . import cuda
+    if not cuda.is_available():
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    return self  # (CuPy copies from ordinary host memory)
+
+
+def fill_diagonal_(self, fill_value, wrap=False):
+    """Write fill_value on the main diagonal ([i, i, ...]); for a tall matrix with wrap=True, the
+    diagonal starts again every cols + 1 rows, as NumPy's fill_diagonal."""
+    if self.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.ndim > 2 and len(set(self.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    # the diagonal as one strided view (step: the sum of the strides), written in place
+    self.as_strided((min(self.shape),), (sum(self.stride()),), self.storage_offset()).fill_(fill_value)
+    rows, cols = self.shape[0], self.shape[-1]
+    if wrap and self.ndim == 2 and rows > cols + 1:
+        # the rest, from row cols + 1 on: in row-major memory the same step carries on row after row
+        if not self.is_contiguous():
+            raise RuntimeError("fill_diagonal_(wrap=True) needs a contiguous tensor in minitorch: call "
+                               ".contiguous() first")
+        left = -(-rows * cols // (cols + 1)) - cols
+        self.as_strided((left,), (cols + 1,), self.storage_offset() + (cols + 1) * cols).fill_(fill_value)
+    return self
+
+
+def sum_to_size(self, *size):
+    """The tensor summed down to `size`, which it must broadcast from (the reverse of expand)."""
+    size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
+    lead = self.ndim - len(size)
+    if lead < 0 or any(s not in (1, n) for s, n in zip(size, self.shape[lead:])):
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(self.shape)}}}.")
+    out = self.sum(tuple(range(lead))) if lead else self
+    dims = tuple(i for i, (s, n) in enumerate(zip(size, out.shape)) if s == 1 and n != 1)
+    return out.sum(dims, keepdim=True) if dims else out
+
+
+def new(self, *args, **kwargs):
+    """The legacy constructor: x.new(2, 3) or x.new(torch.Size([2, 3])) is uninitialised memory
+    (here zeros) of x's dtype and device, x.new([1, 2]) or x.new((1, 2)) a tensor of those values,
+    x.new() an empty one."""
+    from ._factories import tensor, zeros
+    kw = dict(dtype=self.dtype, device=self.device)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        if args[0].dtype is not self.dtype:
+            raise TypeError(f"expected {self.dtype} (got {args[0].dtype})")
+        return args[0]
+    from ._tensor import Size
+    if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
+        return tensor(args[0], **kw)  # (a list or tuple is data; a Size, a shape)
+    shape = tuple(args[0]) if len(args) == 1 and isinstance(args[0], Size) else args
+    return zeros(*shape, **kw) if shape else zeros(0, **kw)
+
+
+Tensor.equal, Tensor.is_nonzero, Tensor.pin_memory = equal, is_nonzero, pin_memory
+Tensor.fill_diagonal_, Tensor.sum_to_size, Tensor.new = fill_diagonal_, sum_to_size, new
+Tensor.multiply_ = lambda self, other: self.mul_(other)
+Tensor.subtract_ = lambda self, other, *, alpha=1: self.sub_(other, alpha=alpha)
+Tensor.divide_ = lambda self, other, *, rounding_mode=None: (self.div_(other) if rounding_mode is None else
+                                                              self.div_(other, rounding_mode=rounding_mode))
+Tensor.true_divide_ = lambda self, other: self.div_(other)
+Tensor.cumsum_ = inplace_from(lambda self, dim, *, dtype=None: self.cumsum(dim, dtype=dtype), "cumsum_")
+Tensor.cumprod_ = inplace_from(lambda self, dim, *, dtype=None: self.cumprod(dim, dtype=dtype), "cumprod_")
+for _name in ("logaddexp", "logaddexp2", "gcd", "lcm", "isposinf", "isneginf", "isreal", "quantile",
+              "nanquantile", "diagflat"):
+    setattr(Tensor, _name, getattr(numerics, _name))
+Tensor.cov = lambda self, *, correction=1, fweights=None, aweights=None: numerics.cov(
+    self, correction=correction, fweights=fweights, aweights=aweights)
+Tensor.corrcoef = numerics.corrcoef
+Tensor.gcd_ = inplace_from(numerics.gcd, "gcd_")
+Tensor.lcm_ = inplace_from(numerics.lcm, "lcm_")

@@ -1,0 +1,99 @@
+import minitorch as torch
+
+from . import constraints
+from .distribution import Distribution
+from .utils import lazy_property, logits_to_probs, probs_to_logits
+
+__all__ = ["Categorical"]
+
+
+class Categorical(Distribution):
+    """One of K classes {0, ..., K-1}, with the last dim of `probs` (normalised to sum to 1) or
+    of `logits` (unnormalised log probabilities) giving their weights; the leading dims are the
+    batch. What torch.multinomial samples from."""
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    has_enumerate_support = True
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            if probs.dim() < 1:
+                raise ValueError("`probs` parameter must be at least one-dimensional.")
+            self.probs = probs / probs.sum(-1, keepdim=True)
+        else:
+            if logits.dim() < 1:
+                raise ValueError("`logits` parameter must be at least one-dimensional.")
+            self.logits = logits - logits.logsumexp(dim=-1, keepdim=True)  # log probabilities
+        self._param = self.probs if probs is not None else self.logits
+        self._num_events = self._param.size()[-1]
+        batch_shape = self._param.size()[:-1] if self._param.ndimension() > 1 else torch.Size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Categorical, _instance)
+        batch_shape = torch.Size(batch_shape)
+        param_shape = batch_shape + torch.Size((self._num_events,))
+        for name in ("probs", "logits"):
+            if name in self.__dict__:
+                setattr(new, name, getattr(self, name).expand(param_shape))
+                new._param = getattr(new, name)
+        new._num_events = self._num_events
+        super(Categorical, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def _new(self, *args, **kwargs):
+        return self._param.new(*args, **kwargs)
+
+    @constraints.dependent_property(is_discrete=True, event_dim=0)
+    def support(self):
+        return constraints.integer_interval(0, self._num_events - 1)
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits)
+
+    @property
+    def param_shape(self):
+        return self._param.size()
+
+    @property
+    def mean(self):  # class labels have no mean
+        return torch.full(self._extended_shape(), torch.nan, dtype=self.probs.dtype, device=self.probs.device)
+
+    @property
+    def mode(self):
+        return self.probs.argmax(dim=-1)
+
+    @property
+    def variance(self):
+        return torch.full(self._extended_shape(), torch.nan, dtype=self.probs.dtype, device=self.probs.device)
+
+    def sample(self, sample_shape=torch.Size()):
+        sample_shape = torch.Size(sample_shape)
+        # every batch row draws all its samples at once, then samples go to the front
+        probs_2d = self.probs.reshape(-1, self._num_events)
+        samples_2d = torch.multinomial(probs_2d, sample_shape.numel(), True).T
+        return samples_2d.reshape(self._extended_shape(sample_shape))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        value = value.long().unsqueeze(-1)
+        value, log_pmf = torch.broadcast_tensors(value, self.logits)
+        return log_pmf.gather(-1, value[..., :1]).squeeze(-1)
+
+    def entropy(self):
+        # a class of probability 0 has logit -inf: clamped, so that 0 * logit is 0, not nan
+        logits = torch.clamp(self.logits, min=torch.finfo(self.logits.dtype).min)
+        return -(logits * self.probs).sum(-1)
+
+    def enumerate_support(self, expand=True):
+        values = torch.arange(self._num_events, dtype=torch.long, device=self._param.device)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1,) + self._batch_shape) if expand else values

@@ -1,0 +1,320 @@
+"""kl_divergence(p, q): KL(p || q) = E_p[log p(x) - log q(x)], in closed form for the pairs
+registered here (one number per batch element). register_kl adds a pair; lookup picks the
+most specific registered pair by subclass, as PyTorch's does."""
+from __future__ import annotations
+
+import functools
+import math
+import warnings
+
+import minitorch as torch
+
+from .bernoulli import Bernoulli
+from .beta import Beta
+from .binomial import Binomial
+from .categorical import Categorical
+from .dirichlet import Dirichlet
+from .distribution import ExponentialFamily
+from .exponential import Exponential
+from .gamma import Gamma
+from .independent import Independent
+from .laplace import Laplace
+from .multivariate_normal import MultivariateNormal, _batch_mahalanobis, _solve_lower
+from .normal import Normal
+from .one_hot_categorical import OneHotCategorical
+from .poisson import Poisson
+from .uniform import Uniform
+from .utils import _sum_rightmost, euler_constant
+
+__all__ = ["kl_divergence", "register_kl"]
+
+_KL_REGISTRY = {}  # (type_p, type_q) -> function, as registered
+_KL_MEMOIZE = {}   # (type(p), type(q)) -> the function lookup chose
+
+
+def register_kl(type_p, type_q):
+    """Decorator registering `fun(p, q)` as KL(p || q) for p of type_p and q of type_q."""
+    for t in (type_p, type_q):
+        if not isinstance(t, type):
+            raise TypeError(f"Expected a Distribution subclass but got {t!r}")
+
+    def decorator(fun):
+        _KL_REGISTRY[type_p, type_q] = fun
+        _KL_MEMOIZE.clear()  # a new pair may be a better match for types already looked up
+        return fun
+    return decorator
+
+
+@functools.total_ordering
+class _Match:
+    """A registered pair, ordered lexicographically by subclass: more specific is smaller."""
+    __slots__ = ["types"]
+
+    def __init__(self, *types):
+        self.types = types
+
+    def __eq__(self, other):
+        return self.types == other.types
+
+    def __le__(self, other):
+        for x, y in zip(self.types, other.types):
+            if not issubclass(x, y):
+                return False
+            if x is not y:
+                break
+        return True
+
+
+def _dispatch_kl(type_p, type_q):
+    matches = [(p, q) for p, q in _KL_REGISTRY if issubclass(type_p, p) and issubclass(type_q, q)]
+    if not matches:
+        return NotImplemented
+    left_p, left_q = min(_Match(*m) for m in matches).types
+    right_q, right_p = min(_Match(*reversed(m)) for m in matches).types
+    if _KL_REGISTRY[left_p, left_q] is not _KL_REGISTRY[right_p, right_q]:
+        warnings.warn(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). "
+                      f"Please register_kl({left_p.__name__}, {right_q.__name__})", RuntimeWarning, stacklevel=2)
+    return _KL_REGISTRY[left_p, left_q]
+
+
+def kl_divergence(p, q):
+    """KL(p || q), batched over the batch shape; NotImplementedError for a pair not registered."""
+    key = (type(p), type(q))
+    if key not in _KL_MEMOIZE:
+        _KL_MEMOIZE[key] = _dispatch_kl(*key)
+    fun = _KL_MEMOIZE[key]
+    if fun is NotImplemented:
+        raise NotImplementedError(f"No KL(p || q) is implemented for p type {p.__class__.__name__} and q type "
+                                  f"{q.__class__.__name__}")
+    return fun(p, q)
+
+
+def _infinite_like(tensor):
+    return torch.full_like(tensor, math.inf)
+
+
+def _batch_trace_XXT(bmat):
+    """trace(X X^T) = the sum of squares of X, per matrix of the batch."""
+    return bmat.reshape(-1, bmat.size(-2) * bmat.size(-1)).pow(2).sum(-1).reshape(bmat.shape[:-2])
+
+
+@register_kl(Normal, Normal)
+def _kl_normal_normal(p, q):
+    var_ratio = (p.scale / q.scale).pow(2)
+    t1 = ((p.loc - q.loc) / q.scale).pow(2)
+    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+@register_kl(Bernoulli, Bernoulli)
+def _kl_bernoulli_bernoulli(p, q):
+    softplus = torch.nn.functional.softplus
+    t1 = p.probs * (softplus(-q.logits) - softplus(-p.logits))
+    t1[q.probs == 0] = math.inf  # an outcome p can have and q cannot: infinitely surprising
+    t1[p.probs == 0] = 0
+    t2 = (1 - p.probs) * (softplus(q.logits) - softplus(p.logits))
+    t2[q.probs == 1] = math.inf
+    t2[p.probs == 1] = 0
+    return t1 + t2
+
+
+@register_kl(Categorical, Categorical)
+def _kl_categorical_categorical(p, q):
+    t = p.probs * (p.logits - q.logits)
+    t[(q.probs == 0).expand_as(t)] = math.inf
+    t[(p.probs == 0).expand_as(t)] = 0
+    return t.sum(-1)
+
+
+@register_kl(OneHotCategorical, OneHotCategorical)
+def _kl_onehotcategorical_onehotcategorical(p, q):
+    return _kl_categorical_categorical(p._categorical, q._categorical)
+
+
+@register_kl(Uniform, Uniform)
+def _kl_uniform_uniform(p, q):
+    result = ((q.high - q.low) / (p.high - p.low)).log()
+    result[(q.low > p.low) | (q.high < p.high)] = math.inf  # p reaches where q is zero
+    return result
+
+
+@register_kl(Exponential, Exponential)
+def _kl_exponential_exponential(p, q):
+    rate_ratio = q.rate / p.rate
+    return -rate_ratio.log() + rate_ratio - 1
+
+
+@register_kl(Laplace, Laplace)
+def _kl_laplace_laplace(p, q):
+    scale_ratio = p.scale / q.scale
+    loc_abs_diff = (p.loc - q.loc).abs()
+    return -scale_ratio.log() + loc_abs_diff / q.scale + scale_ratio * torch.exp(-loc_abs_diff / p.scale) - 1
+
+
+@register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(p, q):
+    return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
+
+
+@register_kl(Binomial, Binomial)
+def _kl_binomial_binomial(p, q):
+    if (p.total_count < q.total_count).any():
+        raise NotImplementedError("KL between Binomials where q.total_count > p.total_count is not implemented")
+    kl = p.total_count * (p.probs * (p.logits - q.logits) + (-p.probs).log1p() - (-q.probs).log1p())
+    more = p.total_count > q.total_count
+    kl[more] = _infinite_like(kl[more])
+    return kl
+
+
+@register_kl(Gamma, Gamma)
+def _kl_gamma_gamma(p, q):
+    t1 = q.concentration * (p.rate / q.rate).log()
+    t2 = torch.lgamma(q.concentration) - torch.lgamma(p.concentration)
+    t3 = (p.concentration - q.concentration) * torch.digamma(p.concentration)
+    t4 = (q.rate - p.rate) * (p.concentration / p.rate)
+    return t1 + t2 + t3 + t4
+
+
+@register_kl(Beta, Beta)
+def _kl_beta_beta(p, q):
+    sum_p = p.concentration1 + p.concentration0
+    sum_q = q.concentration1 + q.concentration0
+    t1 = q.concentration1.lgamma() + q.concentration0.lgamma() + sum_p.lgamma()
+    t2 = p.concentration1.lgamma() + p.concentration0.lgamma() + sum_q.lgamma()
+    t3 = (p.concentration1 - q.concentration1) * torch.digamma(p.concentration1)
+    t4 = (p.concentration0 - q.concentration0) * torch.digamma(p.concentration0)
+    t5 = (sum_q - sum_p) * torch.digamma(sum_p)
+    return t1 - t2 + t3 + t4 + t5
+
+
+@register_kl(Dirichlet, Dirichlet)
+def _kl_dirichlet_dirichlet(p, q):
+    sum_p, sum_q = p.concentration.sum(-1), q.concentration.sum(-1)
+    t1 = sum_p.lgamma() - sum_q.lgamma()
+    t2 = (p.concentration.lgamma() - q.concentration.lgamma()).sum(-1)
+    t3 = p.concentration - q.concentration
+    t4 = p.concentration.digamma() - sum_p.digamma().unsqueeze(-1)
+    return t1 - t2 + (t3 * t4).sum(-1)
+
+
+@register_kl(MultivariateNormal, MultivariateNormal)
+def _kl_multivariatenormal_multivariatenormal(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError("KL-divergence between two Multivariate Normals with different event shapes cannot "
+                         "be computed")
+    Lp, Lq = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
+    half_term1 = Lq.diagonal(dim1=-2, dim2=-1).log().sum(-1) - Lp.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    n = p.event_shape[0]
+    batch = torch.broadcast_shapes(Lq.shape[:-2], Lp.shape[:-2])
+    term2 = _batch_trace_XXT(_solve_lower(Lq.expand(batch + (n, n)), Lp.expand(batch + (n, n))))
+    term3 = _batch_mahalanobis(Lq, q.loc - p.loc)
+    return half_term1 + 0.5 * (term2 + term3 - n)
+
+
+@register_kl(Independent, Independent)
+def _kl_independent_independent(p, q):
+    if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
+        raise NotImplementedError
+    return _sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
+
+
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_expfamily_expfamily(p, q):
+    # the Bregman divergence of the log normaliser F, by autograd:
+    # F(theta_q) - F(theta_p) - <theta_q - theta_p, grad F(theta_p)>
+    if type(p) is not type(q):
+        raise NotImplementedError("The cross KL-divergence between different exponential families cannot "
+                                  "be computed using Bregman divergences")
+    p_nparams = [np.detach().requires_grad_() for np in p._natural_params]
+    lg_normal = p._log_normalizer(*p_nparams)
+    gradients = torch.autograd.grad(lg_normal.sum(), p_nparams, create_graph=True)
+    result = q._log_normalizer(*q._natural_params) - lg_normal
+    for pnp, qnp, g in zip(p_nparams, q._natural_params, gradients):
+        result = result - _sum_rightmost((qnp - pnp) * g, len(q.event_shape))
+    return result
+
+
+# pairs of different families
+
+@register_kl(Normal, Laplace)
+def _kl_normal_laplace(p, q):
+    loc_diff = p.loc - q.loc
+    scale_ratio = p.scale / q.scale
+    loc_diff_scale_ratio = loc_diff / p.scale
+    t1 = torch.log(scale_ratio)
+    t2 = math.sqrt(2 / math.pi) * p.scale * torch.exp(-0.5 * loc_diff_scale_ratio.pow(2))
+    t3 = loc_diff * torch.erf(math.sqrt(0.5) * loc_diff_scale_ratio)
+    return -t1 + (t2 + t3) / q.scale - (0.5 * (1 + math.log(0.5 * math.pi)))
+
+
+@register_kl(Laplace, Normal)
+def _kl_laplace_normal(p, q):
+    var_normal = q.scale.pow(2)
+    scale_sqr_var_ratio = p.scale.pow(2) / var_normal
+    t1 = 0.5 * torch.log(2 * scale_sqr_var_ratio / math.pi)
+    t2, t3, t4 = 0.5 * p.loc.pow(2), p.loc * q.loc, 0.5 * q.loc.pow(2)
+    return -t1 + scale_sqr_var_ratio + (t2 - t3 + t4) / var_normal - 1
+
+
+@register_kl(Uniform, Normal)
+def _kl_uniform_normal(p, q):
+    width = p.high - p.low
+    t1 = (math.sqrt(math.pi * 2) * q.scale / width).log()
+    t2 = width.pow(2) / 12
+    t3 = ((p.high + p.low - 2 * q.loc) / 2).pow(2)
+    return t1 + 0.5 * (t2 + t3) / q.scale.pow(2)
+
+
+@register_kl(Exponential, Normal)
+def _kl_exponential_normal(p, q):
+    var_normal, rate_sqr = q.scale.pow(2), p.rate.pow(2)
+    t1 = 0.5 * torch.log(rate_sqr * var_normal * 2 * math.pi)
+    t2, t3, t4 = rate_sqr.reciprocal(), q.loc / p.rate, q.loc.pow(2) * 0.5
+    return t1 - 1 + (t2 - t3 + t4) / var_normal
+
+
+@register_kl(Exponential, Gamma)
+def _kl_exponential_gamma(p, q):
+    ratio = q.rate / p.rate
+    t1 = -q.concentration * torch.log(ratio)
+    return t1 + ratio + q.concentration.lgamma() + q.concentration * euler_constant - (1 + euler_constant)
+
+
+@register_kl(Uniform, Exponential)
+def _kl_uniform_exponential(p, q):
+    result = q.rate * (p.high + p.low) / 2 - ((p.high - p.low) * q.rate).log()
+    result[p.low < q.support.lower_bound] = math.inf
+    return result
+
+
+@register_kl(Bernoulli, Poisson)
+def _kl_bernoulli_poisson(p, q):
+    return -p.entropy() - (p.probs * q.rate.log() - q.rate)
+
+
+# p puts mass where q has none: infinite
+@register_kl(Normal, Beta)
+@register_kl(Normal, Exponential)
+@register_kl(Normal, Gamma)
+@register_kl(Normal, Uniform)
+def _kl_normal_infinity(p, q):
+    return _infinite_like(p.loc)
+
+
+@register_kl(Laplace, Beta)
+@register_kl(Laplace, Exponential)
+@register_kl(Laplace, Gamma)
+@register_kl(Laplace, Uniform)
+def _kl_laplace_infinity(p, q):
+    return _infinite_like(p.loc)
+
+
+@register_kl(Exponential, Beta)
+@register_kl(Exponential, Uniform)
+def _kl_exponential_infinity(p, q):
+    return _infinite_like(p.rate)
+
+
+@register_kl(Poisson, Bernoulli)
+@register_kl(Poisson, Binomial)
+def _kl_poisson_infinity(p, q):
+    return _infinite_like(p.rate)

@@ -1,0 +1,72 @@
+import numbers
+
+import minitorch as torch
+
+from . import constraints
+from .distribution import Distribution
+from .utils import broadcast_all
+
+__all__ = ["Uniform"]
+
+
+class Uniform(Distribution):
+    """Uniform on the half-open interval [low, high)."""
+    has_rsample = True
+
+    @property
+    def arg_constraints(self):  # each bound is constrained by the other
+        return {"low": constraints.less_than(self.high), "high": constraints.greater_than(self.low)}
+
+    def __init__(self, low, high, validate_args=None):
+        self.low, self.high = broadcast_all(low, high)
+        both_numbers = isinstance(low, numbers.Number) and isinstance(high, numbers.Number)
+        super().__init__(torch.Size() if both_numbers else self.low.size(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Uniform, _instance)
+        batch_shape = torch.Size(batch_shape)
+        new.low, new.high = self.low.expand(batch_shape), self.high.expand(batch_shape)
+        super(Uniform, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def mean(self):
+        return (self.high + self.low) / 2
+
+    @property
+    def mode(self):
+        return torch.nan * self.high
+
+    @property
+    def stddev(self):
+        return (self.high - self.low) / 12 ** 0.5
+
+    @property
+    def variance(self):
+        return (self.high - self.low).pow(2) / 12
+
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
+    def support(self):
+        return constraints.interval(self.low, self.high)
+
+    def rsample(self, sample_shape=torch.Size()):
+        rand = torch.rand(self._extended_shape(sample_shape), dtype=self.low.dtype, device=self.low.device)
+        return self.low + rand * (self.high - self.low)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        inside = self.low.le(value).type_as(self.low).mul(self.high.gt(value).type_as(self.low))
+        return torch.log(inside) - torch.log(self.high - self.low)  # -inf outside [low, high)
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
+
+    def icdf(self, value):
+        return value * (self.high - self.low) + self.low
+
+    def entropy(self):
+        return torch.log(self.high - self.low)
