@@ -33,6 +33,7 @@ from ._factories import (arange, as_tensor, empty, empty_like, eye, from_numpy, 
                          multinomial, normal, ones, ones_like, rand, rand_like, randint, randint_like, randn,
                          randn_like, randperm, tensor, zeros, zeros_like)
 from ._factories import bernoulli, poisson  # noqa: E402
+from ._factories import range_ as range  # noqa: E402, A004  (the deprecated inclusive range)
 from ._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from . import _random_fill, random  # noqa: F401  (uniform_, normal_, ... on Tensor; minitorch.random)
 from ._printing import set_printoptions
@@ -79,9 +80,9 @@ from ._ops.blas import addbmm, addmm, addmv, addr, baddbmm
 from ._ops.stats import cdist, count_nonzero, dist, std_mean, var_mean
 from ._ops.einsum import einsum
 from ._ops.more import (aminmax, atleast_1d, atleast_2d, atleast_3d, cartesian_prod, column_stack,  # noqa: E402
-                       copysign, cross, cummax, cummin, dstack, fliplr, flipud, fmax, fmin, heaviside, hypot, inner,
-                       kron, logcumsumexp, nanmean, nansum, positive, rot90, scalar_tensor, signbit, tensor_split,
-                       tensordot, vdot, xlogy)
+                       copysign, cross, cummax, cummin, dsplit, dstack, fliplr, flipud, fmax, fmin, heaviside, hsplit,
+                       hypot, inner, kron, logcumsumexp, nanmean, nansum, positive, rot90, scalar_tensor, signbit,
+                       tensor_split, tensordot, vdot, vsplit, xlogy)
 globals().update(_methods_extra.torch_inplace_functions())  # torch.sin_(t), torch.abs_(t), ...
 from ._factories import logspace  # noqa: E402
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
@@ -188,8 +189,8 @@ from ._runtime import (are_deterministic_algorithms_enabled, compile, get_determ
                        set_num_interop_threads, set_num_threads, set_warn_always, typename,
                        use_deterministic_algorithms)
 from ._ops.numerics import (block_diag, corrcoef, cov, cumulative_trapezoid, diagflat, gcd, isneginf,  # noqa
-                            isposinf, isreal, lcm, logaddexp, logaddexp2, nanquantile, quantile, trapezoid, trapz,
-                            tril_indices, triu_indices)
+                            isposinf, isreal, lcm, ldexp, logaddexp, logaddexp2, nanquantile, nextafter, quantile,
+                            trapezoid, trapz, tril_indices, triu_indices)
 # the constants and comparison aliases PyTorch exports
 import math as _math  # noqa: E402
 

@@ -165,6 +165,20 @@ _CTYPE = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_
           "int64": "int64_t", "float16": "c10::Half", "float32": "float", "float64": "double"}
 
 
+# the names PyTorch's messages give the C++ types ("expected dtype float for `end` but got dtype double")
+CPP_NAME = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
+            "int64": "long int", "float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+def fill_scalar(v, dt, numel):
+    """checked_scalar for fill_ and full: PyTorch fills a one-element half tensor by a path without
+    the range check (70000 becomes inf there; into a larger half tensor it is an error)."""
+    if dt is float16 and numel == 1 and v.__class__ is not _b.bool and not isinstance(v, complex):
+        with np.errstate(over="ignore"):
+            return _b.float(np.float16(v))
+    return checked_scalar(v, dt)
+
+
 def checked_scalar(v, dt):
     """The Python number `v` as it is written into a tensor of dtype `dt` (t[i] = v, fill_, full):
     PyTorch's checked conversion. Floats into integers are truncated, a negative int wraps
@@ -177,6 +191,8 @@ def checked_scalar(v, dt):
         if not -2 ** 63 <= v < 2 ** 63:
             raise ValueError("Overflow when unpacking long long")
         if dt.is_floating_point:
+            if _b.abs(v) > np.finfo(dt.np).max:  # (only half's range is smaller than int64's)
+                raise RuntimeError(f"value cannot be converted to type {_CTYPE[dt.name]} without overflow")
             return v
         info = np.iinfo(dt.np)
         low = -_b.int(info.max) if not dt.is_signed else _b.int(info.min)  # uint8 takes -255..-1, wrapped
@@ -184,9 +200,6 @@ def checked_scalar(v, dt):
             raise RuntimeError(f"value cannot be converted to type {_CTYPE[dt.name]} without overflow")
         return v % (_b.int(info.max) + 1) if v < 0 and not dt.is_signed else v
     v = _b.float(v)
-    if dt is float16:
-        with np.errstate(over="ignore"):  # PyTorch: out of half's range is inf, without a word
-            return _b.float(np.float16(v))
     if dt.is_floating_point:
         if v == v and abs(v) != _b.float("inf") and abs(v) > _b.float(np.finfo(dt.np).max):
             raise RuntimeError(f"value cannot be converted to type {_CTYPE[dt.name]} without overflow")

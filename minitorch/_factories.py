@@ -1,7 +1,9 @@
 """Creating tensors: from data, from NumPy (sharing memory), filled, ranges, random."""
 from __future__ import annotations
 
+import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -191,7 +193,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if dtype is not None:
         dt = _dtype.as_dtype(dtype, "tensor")
         if not isinstance(data, (_T(), np.ndarray)) and not hasattr(data, "__cuda_array_interface__"):
-            _check_in_range(arr, dt)
+            check_in_range(arr, dt)
     with np.errstate(over="ignore"):  # 1e300 as float32 is inf, without a warning (as PyTorch)
         arr = np.array(arr, dtype=dt.np, copy=True, order="C")
     if requires_grad and not dt.is_floating_point:
@@ -199,7 +201,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return _finish(place(arr, _target(device)), _target(device), requires_grad, "tensor")
 
 
-def _check_in_range(arr, dt):
+def check_in_range(arr, dt):
     """PyTorch converts each Python number of tensor(data, dtype=...) with a check (an array's
     elements are cast without one): a value out of an integer dtype's range is an error, not a
     wrap, except that a negative int wraps into an unsigned dtype (-1 is 255)."""
@@ -254,7 +256,7 @@ def _filled(fn, size, dtype, device, requires_grad, op, fill=None):
     dt = _dt(dtype, op=op)
     dev = _target(device)
     if fill is not None:
-        fill = _dtype.checked_scalar(fill, dt)  # -1 into uint8 is 255; 300 is an error (PyTorch)
+        fill = _dtype.fill_scalar(fill, dt, math.prod(size))  # -1 into uint8 is 255; 300 is an error (PyTorch)
     if dev.type == "cpu":
         arr = fn(np, size, dt.np) if fill is None else np.full(size, fill, dtype=dt.np)
     else:
@@ -365,25 +367,53 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
 
 
 def _arange(start, end, step, dtype, device, requires_grad):
+    from ._tensor import Tensor
+    names = ("end",) if end is None else ("start", "end", "step")
+    for i, (name, v) in enumerate(zip(names, (start, end, step) if end is not None else (start,))):
+        if isinstance(v, Tensor) and v.ndim:
+            raise TypeError(f"arange(): argument '{name}' (position {i + 1}) must be Number, not Tensor")
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
         start, end = 0, start
-    if step == 0:
-        raise RuntimeError("arange(): step must be nonzero")
-    if (end - start) * step < 0:
-        raise RuntimeError(
-            f"arange(): upper bound and larger bound inconsistent with step sign (start={start}, end={end}, "
-            f"step={step})")
     if dtype is None:
         ints = all(isinstance(v, numbers.Integral) for v in (start, end, step))
         dtype = _dtype.int64 if ints else _dtype.get_default_dtype()
     dt = _dtype.as_dtype(dtype, "arange")
-    # compute in float64/int64 and cast, so float32 ranges have exactly ceil((end-start)/step) values
-    import math
-    n = max(0, math.ceil((end - start) / step))
+    # PyTorch's checks, in its order (a NaN step is not "nonzero")
+    if dt is _dtype.bool:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if not (step > 0 or step < 0):
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
+        raise hinted(RuntimeError, "upper bound and lower bound inconsistent with step sign",
+                     f"arange(start={start}, end={end}, step={step}) would be empty the wrong way round: "
+                     "swap start and end, or flip the sign of step")
+    n = math.ceil((end - start) / step)
+    if not 0 <= n <= 2 ** 63 - 1:
+        raise RuntimeError("invalid size, possible overflow?")
+    # computed in float64/int64 and cast, so float32 ranges have exactly ceil((end-start)/step) values
     arr = (start + np.arange(n, dtype=np.float64 if dt.is_floating_point else np.int64) * step).astype(dt.np)
     dev = _target(device)
     return _finish(place(arr, dev), dev, requires_grad, "arange")
+
+
+def range_(start, end, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    """The deprecated inclusive range: start, start + step, ..., up to end itself, in the default float dtype."""
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                  "[start, end).", UserWarning, stacklevel=2)
+    start, end, step = _num(start), _num(end), _num(step)
+    dt = _dt(dtype, op="range")
+    if step == 0 or step != step:
+        raise RuntimeError("step must be nonzero")
+    if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = int((end - start) // step) + 1
+    arr = (start + np.arange(n, dtype=np.float64) * step).astype(dt.np)
+    dev = _target(device)
+    return _written(out, _finish(place(arr, dev), dev, requires_grad, "range"), "range")
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
@@ -392,8 +422,11 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
 
 def _linspace(start, end, steps, dtype, device, requires_grad):
     if steps < 0:
-        raise RuntimeError("linspace(): number of steps must be non-negative")
+        raise RuntimeError("number of steps must be non-negative")
     dt = _dt(dtype, op="linspace")
+    if dt is _dtype.bool:
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    start, end = (_dtype.checked_scalar(_num(v), dt) for v in (start, end))  # converted to the dtype, checked
     arr = _spaced(start, end, steps, dt).astype(dt.np)
     dev = _target(device)
     return _finish(place(arr, dev), dev, requires_grad, "linspace")
@@ -427,6 +460,9 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = _dt(dtype, op="logspace")
+    if dt is _dtype.bool:
+        raise NotImplementedError("\"logspace_cpu\" not implemented for 'Bool'")
+    start, end = (_dtype.checked_scalar(_num(v), dt) for v in (start, end))  # (as in linspace)
     with np.errstate(all="ignore"):  # (inf and nan ends give inf and nan silently, as in PyTorch)
         exps = _spaced(start, end, steps, dt).astype(np.float64)
         arr = np.power(float(base), exps).astype(dt.np)
@@ -471,8 +507,8 @@ def _float_dtype(dtype, kernel, op, shape=None):
     if shape is not None and 0 in shape:
         return dt  # nothing is drawn: PyTorch never reaches the kernel that would refuse the dtype
     if not dt.is_floating_point:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt._short}' ({op} draws floating-point "
-                                  "values; use randint for integers)")
+        raise hinted(NotImplementedError, f"\"{kernel}\" not implemented for '{dt._short}'",
+                     f"{op} draws floating-point values; use randint for integers")
     return dt
 
 
@@ -572,7 +608,7 @@ def rand_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, m
 def randn_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
                generator=None):
     d, dev = _like(t, dtype, device)
-    dt = _float_dtype(d, "normal_kernel_cpu", "randn_like")
+    dt = _float_dtype(d, "normal_kernel_cpu", "randn_like", tuple(t.shape))
     order = _like_order(t)
     contiguous = _is_row_major(t.shape, order)
     return _sampled(lambda g, n: _rand.normal(g, n, dt.np, 0.0, 1.0, contiguous), tuple(t.shape), dt, dev,
@@ -676,9 +712,9 @@ def _normal_tensors(mean, std, generator):
         _check_std(std)
     like = mean if isinstance(mean, T) else std
     dt = like.dtype
-    if not dt.is_floating_point:
-        raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{dt._short}' (normal draws "
-                                  "floating-point values: pass a float mean/std, e.g. mean.float())")
+    if not dt.is_floating_point and like.numel():  # (nothing drawn: PyTorch's kernel is never reached)
+        raise hinted(NotImplementedError, f"\"normal_kernel_cpu\" not implemented for '{dt._short}'",
+                     "normal draws floating-point values: pass a float mean/std, e.g. mean.float()")
     shape = tuple(like.shape)
     if isinstance(mean, T) and isinstance(std, T):
         from ._ops.common import broadcast_shapes

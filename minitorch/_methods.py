@@ -92,7 +92,12 @@ Tensor.__rpow__ = lambda self, other: pw.pow(other, self)
 Tensor.__matmul__ = lambda self, other: linalg.matmul(self, other)
 Tensor.__rmatmul__ = lambda self, other: linalg.matmul(other, self)
 Tensor.__neg__ = lambda self: pw.neg(self)
-Tensor.__pos__ = lambda self: self
+def _positive(self):
+    from ._ops.more import positive
+    return positive(self)  # (refuses a bool tensor, as PyTorch's unary + does)
+
+
+Tensor.__pos__ = lambda self: self if self.dtype is not _dtype.bool else _positive(self)
 Tensor.__abs__ = lambda self: pw.abs(self)
 
 
@@ -210,7 +215,7 @@ def _inplace_binary(cls, ufunc, op, floating=False, check=None):
     def method(self, other, *, alpha=1):
         if check is not None:
             check(self, other)
-        if alpha != 1:
+        if alpha != 1 or alpha.__class__ is bool:
             other = pw._scaled(self, other, alpha, op)  # alpha applies in the result's dtype
         other = _prep_other(self, other, op, floating)
         T = tensor_cls()
@@ -426,6 +431,8 @@ def clamp_(self, min=None, max=None):  # noqa: A002
     for v in (min, max):
         if isinstance(v, float) and not self.dtype.is_floating_point:
             inplace.check_result(self, _dtype.get_default_dtype(), self.shape, "clamp_")
+    pw._no_bool_clamp(self, min, max, in_place=True)
+    min, max = pw.checked_bounds(self.dtype, min, max)  # noqa: A001  (converted checked, as clamp does)
 
     def fast():
         pw.clip_array(self._device.xp, self._data, min, max, out=self._data)
@@ -476,7 +483,7 @@ def fill_(self, value, _cls=None):
                                "dimensions.")
         value = to_device_of(value, self._device).to(self.dtype)
     else:
-        value = _dtype.checked_scalar(value, self.dtype)
+        value = _dtype.fill_scalar(value, self.dtype, self.numel())
 
     def fast():
         self._data.fill(value._data if isinstance(value, Tensor) else value)

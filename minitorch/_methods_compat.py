@@ -11,6 +11,10 @@ from ._ops.special import inplace_from
 from ._tensor import Tensor
 
 def _mH(self):  # noqa: N802 (PyTorch's name)
+    if self.ndim == 0:
+        import warnings
+        warnings.warn("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=2)
+        return self.view(())
     if self.ndim < 2:
         raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {self.ndim}-D "
                            "tensor.")
@@ -120,9 +124,11 @@ Tensor.divide_ = lambda self, other, *, rounding_mode=None: (self.div_(other) if
 Tensor.true_divide_ = lambda self, other: self.div_(other)
 Tensor.cumsum_ = inplace_from(lambda self, dim, *, dtype=None: self.cumsum(dim, dtype=dtype), "cumsum_")
 Tensor.cumprod_ = inplace_from(lambda self, dim, *, dtype=None: self.cumprod(dim, dtype=dtype), "cumprod_")
-for _name in ("logaddexp", "logaddexp2", "gcd", "lcm", "isposinf", "isneginf", "isreal", "quantile",
+for _name in ("logaddexp", "logaddexp2", "gcd", "lcm", "ldexp", "nextafter", "isposinf", "isneginf", "isreal", "quantile",
               "nanquantile", "diagflat"):
     setattr(Tensor, _name, getattr(numerics, _name))
+Tensor.ldexp_ = inplace_from(numerics.ldexp, "ldexp_")
+Tensor.nextafter_ = inplace_from(numerics.nextafter, "nextafter_")
 Tensor.cov = lambda self, *, correction=1, fweights=None, aweights=None: numerics.cov(
     self, correction=correction, fweights=fweights, aweights=aweights)
 Tensor.corrcoef = numerics.corrcoef

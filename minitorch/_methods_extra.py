@@ -4,7 +4,10 @@ Each op itself lives, forward beside backward, in one of `_ops/special.py`, `sor
 `scatter.py`, `shape_ops.py`, `blas.py`, `stats.py`, `einsum.py`."""
 from __future__ import annotations
 
+import numpy as np
+
 from . import _dtype
+from ._factories import check_in_range
 from ._ops import blas, more, scatter as sc, shape_ops as so, sorting, special as sp, stats
 from ._ops import inplace, pointwise as pw
 from ._ops._prim import Primitive
@@ -141,18 +144,31 @@ def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return minitorch.isclose(self, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
+def _element(self, value):
+    """The callable's Python result as an element of self's dtype, converted as PyTorch does
+    (checked: 200 does not fit int8; a float is truncated, -1 wraps into uint8)."""
+    if value.__class__ is int and not -2 ** 63 <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    arr = np.asarray(value)
+    check_in_range(arr, self.dtype)
+    with np.errstate(over="ignore"):  # (1e10 into float16 is inf, silently)
+        return arr.astype(self._data.dtype)
+
+
+def _legacy_name(dt):
+    return "CPUBoolType" if dt is _dtype.bool else f"torch.{dt._short}Tensor"
+
+
 def apply_(self, callable):  # noqa: A002
     """Replace each element x by callable(x), in place (a Python loop: CPU tensors only, as in PyTorch)."""
     if self._device.type != "cpu":
         raise TypeError("apply_ is only implemented on CPU tensors")
     if self.requires_grad:
         raise RuntimeError("Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead.")
-    flat = self._data.reshape(-1) if self._data.flags.c_contiguous else None
-    values = [callable(v) for v in self._data.reshape(-1).tolist()]
-    if flat is not None:
-        flat[...] = values
-    else:
-        self._data[...] = self._device.xp.asarray(values, dtype=self._data.dtype).reshape(self.shape)
+    # one element at a time, as PyTorch's loop: a call sees the writes before it (an expanded tensor's
+    # elements share memory), and a result that does not convert stops the loop where it is
+    for i in np.ndindex(self.shape):
+        self._data[i] = _element(self, callable(self._data[i].item()))
     return self  # (PyTorch's apply_ and map_ leave the version counter alone)
 
 
@@ -162,10 +178,11 @@ def map_(self, tensor, callable):  # noqa: A002
         raise TypeError("map_ is only implemented on CPU tensors")
     if self.requires_grad:
         raise RuntimeError("Can't call map_() on Variable that requires grad. Use var.detach().map_() instead.")
-    xp = self._device.xp
-    other = xp.broadcast_to(tensor._data, self.shape).reshape(-1).tolist()
-    values = [callable(a, b) for a, b in zip(self._data.reshape(-1).tolist(), other)]
-    self._data[...] = xp.asarray(values, dtype=self._data.dtype).reshape(self.shape)
+    if tensor.dtype is not self.dtype:
+        raise TypeError(f"map_: expected {_legacy_name(self.dtype)} for 'other' (got {_legacy_name(tensor.dtype)})")
+    other = tensor.expand(self.shape)._data
+    for i in np.ndindex(self.shape):  # (one element at a time, as apply_)
+        self._data[i] = _element(self, callable(self._data[i].item(), other[i].item()))
     return self
 
 
@@ -175,7 +192,7 @@ for _f in [allclose, isclose, apply_, map_]:
 # ---- shapes ------------------------------------------------------------------------------
 
 for _name in ["roll", "tril", "triu", "diagonal", "diag", "diag_embed", "trace", "unfold", "broadcast_to", "ravel",
-              "repeat_interleave", "diff", "unsqueeze_", "squeeze_", "transpose_", "resize_"]:
+              "repeat_interleave", "diff", "unsqueeze_", "squeeze_", "transpose_", "resize_", "as_strided_"]:
     _method(_name, getattr(so, _name))
 Tensor.swapdims_ = Tensor.swapaxes_ = so.transpose_
 Tensor.resize_as_ = lambda self, other, memory_format=None: so.resize_(self, other.shape)
@@ -233,7 +250,7 @@ for _name in ("svd", "qr", "cholesky", "pinverse", "slogdet", "logdet", "matrix_
 
 for _name in ["aminmax", "copysign", "cross", "cummax", "cummin", "fliplr", "flipud", "fmax", "fmin", "heaviside",
               "hypot", "inner", "kron", "logcumsumexp", "nanmean", "nansum", "positive", "rot90", "signbit",
-              "tensor_split", "vdot", "xlogy"]:
+              "tensor_split", "hsplit", "vsplit", "dsplit", "vdot", "xlogy"]:
     _method(_name, getattr(more, _name))
 for _name in ["hypot", "xlogy", "copysign", "heaviside"]:
     _method(_name + "_", sp.inplace_from(getattr(more, _name), _name + "_"))

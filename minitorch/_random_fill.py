@@ -109,7 +109,7 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
 
 
 def _check_std(std):
-    if std < 0:
+    if not std >= 0:  # (NaN too)
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_num(std)}")
 
 

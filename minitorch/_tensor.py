@@ -29,6 +29,9 @@ class _Storage:
     # A class default, not __init__: every op makes a storage, and most are never written to
     # (an instance gets its own value only when an in-place op bumps it).
     version = 0
+    # The array that owns the memory, kept only once a tensor other than a view shares it (detach(),
+    # view(dtype)): storage_offset() counts from it. Otherwise the root is the view's _base.
+    root = None
 
 
 class Tensor:
@@ -225,7 +228,9 @@ class Tensor:
 
     @property
     def requires_grad(self):
-        return self._requires_grad
+        # a view (of a view op, not a detach() alias) requires grad when its base does, as in PyTorch:
+        # after base.requires_grad_() or an in-place op that made the base require grad
+        return self._requires_grad or (self._seen_version is not None and self._base._requires_grad)
 
     @requires_grad.setter
     def requires_grad(self, value):
@@ -369,10 +374,18 @@ class Tensor:
             import warnings
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
                           "Consider using tensor.detach() first.", UserWarning, stacklevel=2)
-        return float(self.item())
+        return float(self._one_element().item())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._one_element().item())
+
+    def _one_element(self):
+        """float(t), int(t), complex(t): PyTorch's ValueError (item() raises a RuntimeError instead)."""
+        if self._data.size != 1:
+            raise hinted(ValueError, "only one element tensors can be converted to Python scalars",
+                         f"this tensor has shape {list(self.shape)}: index one element first, or reduce it "
+                         "(t.sum(), t.mean())")
+        return self
 
     def __index__(self):
         if self.dtype.is_floating_point or self._data.size != 1:
@@ -380,7 +393,7 @@ class Tensor:
         return int(self.item())
 
     def __complex__(self):
-        return complex(self.item())
+        return complex(self._one_element().item())
 
     def __format__(self, spec):
         if self._data.ndim == 0:
@@ -452,17 +465,20 @@ class Tensor:
         return self._alias(self._storage)
 
     def _alias(self, storage):
-        # Not a view in autograd's sense: a view's memory root is kept (for strides and
-        # storage_offset) as a fresh tensor without history, so an in-place op on the alias
-        # never rebases the original's graph (CopySlices) or trips the leaf checks.
-        base = self._base
-        if base is not None:
-            base = Tensor._make(base._data, self._device, storage)
-        return Tensor._make(self._data, self._device, storage, base)
+        # Not a view in autograd's sense (no _base, as in PyTorch), so an in-place op on the alias
+        # never rebases the original's graph (CopySlices) or trips the leaf checks; the memory's
+        # root moves to the storage, for storage_offset().
+        from ._ops.views import _root_array
+        storage.root = _root_array(self)
+        return Tensor._make(self._data, self._device, storage)
 
     def detach_(self):
-        if self._base is not None and self._base.requires_grad:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        if self._base is not None and self._seen_version is not None:  # (a view op's view, not a detach() alias)
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
+                               "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+                               "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+                               "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+                               "function in torch/optim/optimizer.py as the solution.")
         self._grad_fn = None
         self._requires_grad = False
         return self

@@ -7,4 +7,7 @@ from ._ops.reduce import log_softmax, logsumexp, softmax  # noqa: F401
 from ._ops.special import (digamma, erf, erfc, erfinv, exp2, i0, i1, lgamma as gammaln, logit, polygamma,  # noqa
                            sinc)
 
+from ._ops.more import xlogy  # noqa: E402,F401
+from ._ops.special_extra import entr, ndtr, ndtri, xlog1py  # noqa: E402,F401
+
 psi = digamma

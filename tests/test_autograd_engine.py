@@ -707,7 +707,7 @@ def test_gradient_through_a_strided_permuted_view(case):
     shape, key, perm = case
     x_np = np.arange(1.0, 1.0 + np.prod(shape)).reshape(shape)
     x = leaf(x_np)
-    v = x[key].permute(*perm)
+    v = x[key].permute(tuple(perm))
     w_np = np.linspace(-1, 1, v.numel()).reshape(tuple(v.shape))
     (v * minitorch.tensor(w_np)).sum().backward()
     expected = np.zeros(shape)

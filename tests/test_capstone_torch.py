@@ -29,9 +29,9 @@ def _view(x, op, args):
     if op == "transpose":
         return x.transpose(*args)
     if op == "permute":
-        return x.permute(*args[0])
+        return x.permute(tuple(args[0]))
     if op == "expand":
-        return x.expand(*args[0])
+        return x.expand(tuple(args[0]))
     if op == "squeeze":
         return x.squeeze(args[0])
     return x.unsqueeze(args[0])

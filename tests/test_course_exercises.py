@@ -176,7 +176,7 @@ def test_broadcasting_reference_agrees_with_minitorch():
     for case in q2.spec.cases(None, 200, 2):
         shape, strides, new_shape = case.args
         base = minitorch.as_strided(minitorch.arange(200_000), shape, strides, 0)
-        theirs, ours = base.expand(*new_shape).stride(), broadcasting.expand_strides(shape, strides, new_shape)
+        theirs, ours = base.expand(tuple(new_shape)).stride(), broadcasting.expand_strides(shape, strides, new_shape)
         assert len(theirs) == len(ours)  # the stride of a size-1 dim is never used: not compared
         assert [t for t, n in zip(theirs, new_shape) if n != 1] == [o for o, n in zip(ours, new_shape) if n != 1]
     for a in broadcasting.DTYPES:

@@ -92,7 +92,7 @@ def test_04_broadcasting_is_torchs():
             assert op[1:] == mine[1:], (shapes, op, mine)
     for shape, strides, new in cases("04_broadcasting", "q2"):
         base = torch.zeros(sum((n - 1) * s for n, s in zip(shape, strides)) + 1)
-        theirs = torch.as_strided(base, shape, strides).expand(*new).stride() if new else ()
+        theirs = torch.as_strided(base, shape, strides).expand(tuple(new)).stride() if new else ()
         assert ref.expand_strides(shape, strides, new) == theirs, (shape, strides, new)
     for a, b in cases("04_broadcasting", "q3"):
         assert ref.result_dtype(a, b) == _name(torch.promote_types(getattr(torch, a), getattr(torch, b))), (a, b)

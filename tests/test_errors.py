@@ -193,7 +193,7 @@ def test_factory_errors():
         mt.zeros(3, -2)
     with raises(TypeError, "argument 'size' must be tuple of ints, but found element of type float"):
         mt.ones(2, 2.0)
-    with raises(RuntimeError, "upper bound and larger bound inconsistent with step sign"):
+    with raises(RuntimeError, "upper bound and lower bound inconsistent with step sign"):
         mt.arange(0, 5, -1)
     with raises(RuntimeError, "random_ expects 'from' to be less than 'to', but got from=5 >= to=2"):
         mt.randint(5, 2, (3,))

@@ -421,12 +421,8 @@ def compare(case, combo, grad=True):
 # Differences still open, each (case id, dtypes or None for all) with its reason. Narrow an entry
 # when its cause is fixed; never widen one to make a new difference pass.
 OPEN = [
-    ("softmax(0)", None, "message only: PyTorch names its kernel by layout (softmax_kernel_impl off the last dim); "
-     "minitorch's softmax (the core's) always says softmax_lastdim_kernel_impl"),
     ("log_softmax(dim=0, dtype=float32)", ("float64",), "the core's log_softmax(dtype=) backward rounds its "
      "gradient through float32 differently from PyTorch's"),
-    ("rrelu(training=True)", None, "PyTorch draws rrelu's noise one element at a time, only for x <= 0; minitorch "
-     "draws one uniform_ per element"),
     ("poisson_nll_loss", None, "mixed-precision compositions: PyTorch's exp of an integer input is float32, then "
      "promoted; a float16 input with integer targets keeps float16 in PyTorch's full=True term"),
     ("poisson_nll_loss(log_input=False, full=True)", None, "as above"),

@@ -81,7 +81,7 @@ def layouts(draw, shape, dtype=np.float32, allow_expand=True):
     offset = 0
     if lead:
         t, a, offset, cs = t[1], a[1, ...], cs[0], cs[1:]  # (a[1] of a 1-d array would be a NumPy scalar)
-    t, a = t.permute(*inv), a.transpose(inv)
+    t, a = t.permute(tuple(inv)), a.transpose(inv)
     strides = [cs[inv[i]] for i in range(ndim)]
     key = tuple(slice(starts[i], starts[i] + max(shape[i] - 1, 0) * steps[i] + 1 if shape[i] else starts[i],
                       steps[i]) if not expand[i] else slice(None) for i in range(ndim))
@@ -92,7 +92,7 @@ def layouts(draw, shape, dtype=np.float32, allow_expand=True):
             offset += starts[i] * strides[i]
         strides[i] = 0 if expand[i] else strides[i] * steps[i]
     if any(expand):
-        t, a = t.expand(*shape), np.broadcast_to(a, shape)
+        t, a = t.expand(tuple(shape)), np.broadcast_to(a, shape)
     assert tuple(a.shape) == tuple(shape)
     return Case(t, a, base, tuple(strides), offset, any(expand) and math.prod(shape) > 1)
 
@@ -260,13 +260,13 @@ def test_view_works_exactly_when_numpy_can_reshape_without_copying(c, data):
 @given(cases(shapes=hnp.array_shapes(min_dims=1, max_dims=4, min_side=0, max_side=4)), st.data())
 def test_permute_transpose_unsqueeze_squeeze_match_numpy(c, data):
     perm = data.draw(st.permutations(range(c.a.ndim)))
-    assert_matches(c.t.permute(*perm), c.a.transpose(perm))
+    assert_matches(c.t.permute(tuple(perm)), c.a.transpose(perm))
     d0, d1 = data.draw(st.integers(-c.a.ndim, c.a.ndim - 1)), data.draw(st.integers(-c.a.ndim, c.a.ndim - 1))
     assert_matches(c.t.transpose(d0, d1), np.swapaxes(c.a, d0, d1))
     u = data.draw(st.integers(-c.a.ndim - 1, c.a.ndim))
     assert_matches(c.t.unsqueeze(u), np.expand_dims(c.a, u))
     assert_matches(c.t.squeeze(), np.squeeze(c.a))
-    for view in (c.t.permute(*perm), c.t.transpose(d0, d1), c.t.unsqueeze(u), c.t.squeeze()):
+    for view in (c.t.permute(tuple(perm)), c.t.transpose(d0, d1), c.t.unsqueeze(u), c.t.squeeze()):
         if view.numel():
             assert view.data_ptr() == c.t.data_ptr()  # the same first element: no copy
         assert view._version == c.t._version

@@ -143,7 +143,7 @@ def _warn_every_time():
 
 def _arange(lib, *shape, dtype=None):
     n = math.prod(shape)
-    return lib.arange(n, dtype=dtype or lib.float32).reshape(*shape)
+    return lib.arange(n, dtype=dtype or lib.float32).reshape(tuple(shape))
 
 
 def _leaf(lib, *shape):
@@ -1326,7 +1326,7 @@ def _viewed(L, shape, ops, perm):
     t = L.arange(math.prod(shape), dtype=L.float32).reshape(shape) - 2
     for op in ops:
         if op == "permute" and len(perm) == t.ndim:
-            t = t.permute(*perm)
+            t = t.permute(tuple(perm))
         elif op == "slice" and t.shape[-1] > 1:
             t = t[..., ::2]
         elif op == "expand":

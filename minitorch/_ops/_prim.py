@@ -61,11 +61,16 @@ class Primitive(Function):
                     refresh_view(t)  # grad_fn, which may need renewing first
                 if t._requires_grad:
                     record = True
-        if not (record and STATE.enabled and cls.differentiable):
-            return Tensor._make(cls.forward(NULL_CTX, *inputs, **kw), dev)
-        ctx = cls._node_cls()
-        _wire(ctx, inputs, Tensor)
-        arr = cls.forward(ctx, *inputs, **kw)
+        try:
+            if not (record and STATE.enabled and cls.differentiable):
+                return Tensor._make(cls.forward(NULL_CTX, *inputs, **kw), dev)
+            ctx = cls._node_cls()
+            _wire(ctx, inputs, Tensor)
+            arr = cls.forward(ctx, *inputs, **kw)
+        except ValueError:  # NumPy could not broadcast the operands: PyTorch's error, not NumPy's
+            from .common import refuse_unbroadcastable
+            refuse_unbroadcastable(cls.__name__.lower(), *inputs)
+            raise
         out = Tensor._make(arr, dev)
         if arr.dtype.kind == "f":
             out._requires_grad = True
@@ -139,7 +144,12 @@ class MultiOutputPrimitive(Primitive):
         ctx = cls._node_cls() if record else NULL_CTX
         if record:
             _wire(ctx, inputs, Tensor)
-        arrays = cls.forward(ctx, *inputs, **kw)
+        try:
+            arrays = cls.forward(ctx, *inputs, **kw)
+        except ValueError:  # (as in Primitive.apply)
+            from .common import refuse_unbroadcastable
+            refuse_unbroadcastable(cls.__name__.lower(), *inputs)
+            raise
         outs = tuple(Tensor._make(a, dev) for a in arrays)
         if record:
             ctx._num_outputs = len(outs)
@@ -213,6 +223,17 @@ def zero_where(cond, g):
 
 def exp(x):
     return x.exp() if is_tensor(x) else array_module(x).exp(x)
+
+
+def in_float(fn, *xs):
+    """fn(*xs) computed in float32 when xs are float16, rounded back once: how PyTorch's kernels
+    compute half (in float, their "opmath" type)."""
+    x = xs[0]
+    if not (x.dtype is _dtype.float16 if is_tensor(x) else x.dtype == _dtype.float16.np):
+        return fn(*xs)
+    if is_tensor(x):
+        return fn(*(x.to(_dtype.float32) for x in xs)).to(_dtype.float16)
+    return fn(*(x.astype("float32") for x in xs)).astype("float16")
 
 
 def sum_keepdim(g, dim):

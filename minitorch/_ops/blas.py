@@ -202,13 +202,22 @@ def _bmm_shapes(a, b):
                            f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
 
 
+def _size(t, d):
+    """t.size(d), with PyTorch's IndexError for a dim t does not have."""
+    if t.ndim == 0:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    return t.shape[common.wrap_dim(d, t.ndim)]
+
+
 def baddbmm(inp, batch1, batch2, *, beta=1, alpha=1):
+    _size(batch1, 0), _size(batch1, 1), _size(batch2, 2)  # (PyTorch sizes its result before its checks)
     _bmm_shapes(batch1, batch2)
     _check("baddbmm", inp, batch1, batch2, (batch1.shape[0], batch1.shape[1], batch2.shape[2]), "batch1", "batch2")
     return Baddbmm.apply(inp, batch1, batch2, beta=beta, alpha=alpha)
 
 
 def addbmm(inp, batch1, batch2, *, beta=1, alpha=1):
+    _size(batch1, 1), _size(batch2, 2)  # (as baddbmm)
     _bmm_shapes(batch1, batch2)
     _check("addbmm", inp, batch1, batch2, (batch1.shape[1], batch2.shape[2]), "batch1", "batch2")
     return Addbmm.apply(inp, batch1, batch2, beta=beta, alpha=alpha)

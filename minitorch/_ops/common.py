@@ -89,6 +89,14 @@ def broadcast_shapes(*shapes, op="broadcast_shapes"):
     return Size(out)
 
 
+def refuse_unbroadcastable(op, *operands):
+    """Called when NumPy refused an op's operands (a ValueError): raise PyTorch's RuntimeError if
+    the tensors' shapes do not broadcast (NumPy's own error is re-raised otherwise)."""
+    shapes = [t.shape for t in operands if isinstance(t, tensor_cls())]
+    if len(shapes) > 1:
+        broadcast_shapes(*shapes, op=op)
+
+
 def _broadcast_pair(a, b, op):
     ndim = max(len(a), len(b))
     a1 = (1,) * (ndim - len(a)) + a
@@ -122,7 +130,8 @@ def wrap_dims(dim, ndim, op=""):
     if isinstance(dim, (list, tuple)):
         dims = tuple(wrap_dim(d, ndim, op) for d in dim)
         if len(set(dims)) != len(dims):
-            raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
+            repeated = next(d for i, d in enumerate(dims) if d in dims[:i])
+            raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
         return dims if ndim else ()
     d = wrap_dim(dim, ndim, op)  # (a 0-d tensor takes dims -1 and 0, as PyTorch checks them)
     return (d,) if ndim else ()
@@ -178,6 +187,30 @@ def _channels_last(shape, strides):
                 return False
             need *= shape[d]
     return True
+
+
+def channels_last_order(ndim):
+    """The dims from fastest to slowest in channels-last memory: C, the spatial dims from the
+    last, then N."""
+    return (1,) + tuple(range(ndim - 1, 1, -1)) + (0,)
+
+
+def suggests_channels_last(shape, strides):
+    """PyTorch's test (is_channels_last_strides_2d / _3d) that a 4-D or 5-D tensor is an image
+    (volume) stored pixel by pixel, what cat and the nn kernels keep: the strides grow along C,
+    W, (D,) H, N. Ambiguous layouts, a trivial C or an N111 tensor, count as contiguous."""
+    if len(shape) not in (4, 5) or strides[1] == 0:
+        return False
+    low = 0
+    for d in channels_last_order(len(shape)):
+        if shape[d] == 0 or strides[d] < low or (d == 0 and low == strides[1]):
+            return False
+        low = strides[d] * shape[d]
+    return True
+
+
+def channels_last_strides(shape):
+    return _strides_from(channels_last_order(len(shape)), shape, False)
 
 
 def _sorted_dims(ndim, swap):

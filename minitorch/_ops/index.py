@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import _dtype
 from .. import parts as _parts
+from .._errors import hinted
 from ..autograd.grad_mode import STATE
 from . import common
 from ._prim import Primitive
@@ -29,85 +30,15 @@ def index_add_flat(xp, buf, idx, vals):
         cupyx.scatter_add(buf, idx, vals)
 
 
-def _convert_key(a, key, op="index"):
-    """Turn a user key into one NumPy/CuPy understands; report whether it is basic (a view)."""
-    T = common.tensor_cls()
-    if not isinstance(key, tuple):
-        key = (key,)
-    out = []
-    basic = True
-    dim = 0
-    for k in key:
-        if isinstance(k, T):
-            if k.dtype is _dtype.uint8:
-                k = k.bool()  # PyTorch's legacy byte mask
-            if k.dtype.is_floating_point:
-                raise IndexError(
-                    f"tensors used as indices must be long, int, byte or bool tensors (got {k.dtype}); "
-                    "convert the index with .long()")
-            arr = k._data
-            if k._device != a._device:
-                if k._device.type != "cpu" and a._device.type == "cpu":
-                    raise RuntimeError(
-                        f"indices should be either on cpu or on the same device as the indexed tensor "
-                        f"({a._device}), got indices on {k._device}")
-                arr = a._device._xp_backend.from_host(k._device._xp_backend.to_host(arr), a._device.index)
-            if k.ndim == 0 and k.dtype is not _dtype.bool:
-                out.append(int(arr))
-                dim += 1
-                continue
-            basic = False
-            _check_mask(a, k, dim)
-            out.append(arr)
-            dim += k.ndim if k.dtype is _dtype.bool else 1
-        elif isinstance(k, slice):
-            if k.step is not None and k.step <= 0:
-                raise ValueError("step must be greater than zero")
-            out.append(k)
-            dim += 1
-        elif k is None or k is Ellipsis:
-            out.append(k)
-            if k is Ellipsis:
-                dim = a.ndim - sum(1 for x in key[key.index(k) + 1:] if x is not None)
-        elif isinstance(k, bool):
-            basic = False
-            out.append(k)
-        elif isinstance(k, int):
-            out.append(k)
-            dim += 1
-        elif isinstance(k, (list, tuple)):
-            basic = False
-            xp = a._device.xp
-            arr = xp.asarray(k)
-            if arr.dtype.kind == "f":
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            out.append(arr)
-            dim += 1
-        else:
-            import numpy as np
-            if isinstance(k, np.ndarray) or hasattr(k, "__cuda_array_interface__"):
-                basic = False
-                out.append(a._device.xp.asarray(k))
-                dim += 1
-            elif isinstance(k, np.integer):
-                out.append(int(k))
-                dim += 1
-            else:
-                raise IndexError(
-                    f"only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
-                    f"valid indices (got {type(k).__name__})")
-    return tuple(out), basic
-
-
 def _check_mask(a, k, dim):
     if k.dtype is not _dtype.bool:
         return
     for i, n in enumerate(k.shape):
         if dim + i >= a.ndim or a.shape[dim + i] != n:
             have = a.shape[dim + i] if dim + i < a.ndim else "nothing"
-            raise IndexError(
-                f"The shape of the mask {list(k.shape)} at index {i} does not match the shape of the "
-                f"indexed tensor {list(a.shape)} at index {dim + i} (size {have})")
+            raise hinted(IndexError, f"The shape of the mask {list(k.shape)} at index {i} does not match the shape "
+                         f"of the indexed tensor {list(a.shape)} at index {dim + i}",
+                         f"the mask's dim {i} has size {n}, the tensor's dim {dim + i} {have}")
 
 
 def _numpy_index_error(e, a):
@@ -553,7 +484,7 @@ def _setitem_value(a, value, strict_dtype):
     import numpy as np
     if isinstance(value, (bool, float, complex)) or (isinstance(value, numbers.Integral)
                                                      and not isinstance(value, np.bool_)):
-        return _dtype.checked_scalar(value, a.dtype)
+        return _dtype.fill_scalar(value, a.dtype, 1)  # (PyTorch writes a number through a one-element tensor)
     kind = type(value)
     name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
     raise TypeError(f"can't assign a {name} to a {a._type_name()} (assign a number or a tensor: "
@@ -659,17 +590,22 @@ class Gather(Primitive):
     @staticmethod
     def forward(ctx, a, *, dim, index):
         ctx.shape, ctx.dim, ctx.index = a.shape, dim, index
-        src = a._data
-        if src.ndim == 0:  # (a 0-d input: its one element, the index being 0)
-            return src.copy()
-        if index.shape != src.shape:  # PyTorch lets the index be smaller than the input off `dim`
-            src = src[tuple(slice(None) if d == dim else slice(0, n) for d, n in enumerate(index.shape))]
-        return a._device.xp.take_along_axis(src, index, axis=dim)
+        if index.size == 0:  # (an empty index may have any rank)
+            return a._device.xp.zeros(index.shape, dtype=a._data.dtype)
+        src, ix = at_least_1d(a._data), at_least_1d(index)  # (PyTorch counts a 0-d tensor as one element)
+        if ix.shape != src.shape:  # PyTorch lets the index be smaller than the input off `dim`
+            src = src[tuple(slice(None) if d == dim else slice(0, n) for d, n in enumerate(ix.shape))]
+        return a._device.xp.take_along_axis(src, ix, axis=dim).reshape(index.shape)
 
     @staticmethod
     def backward(ctx, grad):
         check_alive(ctx)
         return (scatter_along(grad, ctx.index, ctx.dim, ctx.shape, add=True),)
+
+
+def at_least_1d(arr):
+    """A 0-d array as the 1-element 1-d one PyTorch's gather and scatter take it for."""
+    return arr.reshape(1) if arr.ndim == 0 else arr
 
 
 class ScatterAlong(Primitive):
@@ -680,13 +616,17 @@ class ScatterAlong(Primitive):
     def forward(ctx, g, *, index, dim, shape, add):
         ctx.index, ctx.dim = index, dim
         xp = g._device.xp
-        z = xp.zeros(shape, dtype=g._data.dtype)
-        if add:
-            idx = _flat_positions(xp, index, dim, shape)
-            index_add_flat(xp, z.reshape(-1), idx.reshape(-1), g._data.reshape(-1))
+        ix = at_least_1d(index)
+        z = xp.zeros(tuple(shape) or (1,), dtype=g._data.dtype)
+        vals = g._data.reshape(ix.shape)
+        if ix.size == 0:
+            pass
+        elif add:
+            idx = _flat_positions(xp, ix, dim, z.shape)
+            index_add_flat(xp, z.reshape(-1), idx.reshape(-1), vals.reshape(-1))
         else:
-            xp.put_along_axis(z, index, g._data, axis=dim)
-        return z
+            xp.put_along_axis(z, ix, vals, axis=dim)
+        return z.reshape(shape)
 
     @staticmethod
     def backward(ctx, grad):
@@ -712,46 +652,117 @@ def scatter_along(grad, index, dim, shape, add=False):
 
 
 def gather(a, dim=None, index=None, *, axis=None, sparse_grad=False):
+    """PyTorch's checks in its order: the dim, the index's dtype (an empty index may have any), then
+    its shape (ranks equal, a 0-d tensor counting as 1-d; no larger than the input off `dim`), then
+    every index in range."""
     dim = dim if axis is None else axis
     d = common.wrap_dim(dim, a.ndim, "gather")
-    if index.dtype is not _dtype.int64 and index.dtype.is_floating_point:
-        raise RuntimeError(f"gather(): Expected dtype int64 for index, got {index.dtype}")
-    if index.ndim != a.ndim:
-        raise RuntimeError(f"Index tensor must have the same number of dimensions as input tensor "
-                           f"(index has {index.ndim}, input has {a.ndim})")
-    for i, (n, m) in enumerate(zip(index.shape, a.shape)):
-        if i != d and n > m:
-            raise RuntimeError(f"Size does not match at dimension {i} expected index {list(index.shape)} to be no "
-                               f"larger than self {list(a.shape)} apart from dimension {d}")
-    try:
-        return Gather.apply(a, dim=d, index=index._data)
-    except IndexError as e:
-        raise RuntimeError(str(_numpy_index_error(e, a))) from None
+    if index.numel() == 0:
+        return Gather.apply(a, dim=d, index=index._data.astype(a._device.xp.int64))
+    if index.dtype not in (_dtype.int64, _dtype.int32):
+        raise hinted(RuntimeError, "gather(): Expected dtype int32/int64 for index",
+                     f"got {index.dtype}: convert the index with .long()")
+    check_no_larger(a, d, index, "gather")
+    idx = common.to_device_of(index, a._device)._data.astype(a._device.xp.int64, copy=False)
+    check_along(idx, a.shape[d] if a.ndim else 1, d, "gather")
+    return Gather.apply(a, dim=d, index=idx)
+
+
+def check_no_larger(a, d, index, op, src=None):
+    """gather's and scatter's shape rule: index, input (and src) of one rank, a 0-d tensor counting as
+    1-d; the index no larger than the input off `dim` (and than src along every dim)."""
+    def rank(t):
+        return max(t.ndim, 1)
+
+    def size(t, i):
+        return t.shape[i] if t.ndim else 1
+    what = "input" if op == "gather" else "self"
+    if rank(index) != rank(a):
+        raise hinted(RuntimeError, f"Index tensor must have the same number of dimensions as {what} tensor",
+                     f"{op}: index has {index.ndim} dims, {what} {a.ndim}")
+    if op == "gather":
+        for i in range(rank(a)):
+            if i != d and size(index, i) > size(a, i):
+                raise RuntimeError(f"Size does not match at dimension {i} expected index {list(index.shape)} to be "
+                                   f"no larger than self {list(a.shape)} apart from dimension {d}")
+        return
+    wrong = False
+    for i in range(rank(a)):  # PyTorch's loop: it asks src for its size along each dim of self
+        if i != d and size(index, i) > size(a, i):
+            wrong = True
+            break
+        if src is not None:
+            if src.ndim and i >= src.ndim:
+                raise hinted(IndexError, f"Dimension out of range (expected to be in range of [{-src.ndim}, "
+                             f"{src.ndim - 1}], but got {i})", f"{op}: src has {src.ndim} dims, self {a.ndim}")
+            if size(index, i) > size(src, i):
+                wrong = True
+                break
+    if src is not None:
+        if rank(src) != rank(index):
+            raise hinted(RuntimeError, "Index tensor must have the same number of dimensions as src tensor",
+                         f"{op}: index has {index.ndim} dims, src {src.ndim}")
+    if wrong:
+        also = f" and to be no larger size than src {list(src.shape)}" if src is not None else ""
+        raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self {list(a.shape)} apart "
+                           f"from dimension {d}{also}")
+
+
+def first_outside(idx, low, high):
+    """The first index, in order, outside [low, high), or None."""
+    flat = idx.reshape(-1)
+    bad = (flat < low) | (flat >= high)
+    if not flat.size or not bool(bad.any()):
+        return None
+    return int(flat[int(bad.argmax())])
+
+
+def check_along(idx, n, d, op):
+    """gather's and scatter's range check: every index in [0, n) (no negative ones, unlike t[idx])."""
+    bad = first_outside(idx, 0, n)
+    if bad is not None:
+        raise hinted(RuntimeError, f"index {bad} is out of bounds for dimension {d} with size {n}",
+                     f"{op} takes indices in [0, {n}) along dim {d}, no negative ones")
 
 
 def index_select(a, dim=None, index=None, *, axis=None):
+    """PyTorch's checks in its order: the dim, the index's rank, one index for a 0-d input, the
+    index's dtype, then the range, with the error PyTorch's kernel for that case raises."""
     from .scatter import IndexSelect  # (scatter.py builds on this module)
     dim = dim if axis is None else axis
     T = common.tensor_cls()
     if not isinstance(index, T):
-        raise TypeError(f"index_select(): argument 'index' (position 3) must be Tensor, not {type(index).__name__}")
-    if index.dtype not in (_dtype.int64, _dtype.int32):
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    if index.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
+        raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
     d = common.wrap_dim(dim, a.ndim, "index_select")
+    if index.ndim > 1:
+        raise hinted(IndexError, "index_select(): Index is supposed to be a vector",
+                     f"got an index of shape {list(index.shape)}: flatten it first")
+    if a.ndim == 0 and index.numel() != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)")
+    if index.dtype not in (_dtype.int64, _dtype.int32):
+        raise hinted(RuntimeError, "index_select(): Expected dtype int32 or int64 for index",
+                     f"got {index.dtype}: convert the index with .long()")
     idx = common.to_device_of(index, a._device)._data.reshape(-1).astype(a._device.xp.int64, copy=False)
-    if a.ndim == 0 and idx.size != 1:
-        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
-    n = a.shape[d] if a.ndim else 1
-    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= n):  # no negative indices, unlike t[idx]
-        bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
-        if d == 1 and a.ndim > 1:  # PyTorch's kernel for dim 1 raises another type
-            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={n} (index_select "
-                               "takes indices in [0, size), no negative ones)")
-        raise IndexError(f"index out of range in self: index {bad} for dimension {d} of size {n} (index_select "
-                         "takes indices in [0, size), no negative ones)")
+    _check_select_range(a, d, idx)
     return IndexSelect.apply(a, dim=d, index=idx)
+
+
+def _check_select_range(a, d, idx):
+    """index_select's range check takes one of three forms in PyTorch's kernels: an input of 2 or more
+    dims that is empty, or selected along dim 1, gets a RuntimeError naming the index; the rest an
+    IndexError that does not."""
+    n = a.shape[d] if a.ndim else 1
+    hint = f"index_select takes indices in [0, {n}) along dim {d}, no negative ones"
+    if a.ndim > 1 and idx.size == 0:
+        return
+    if a.ndim > 1 and a.numel() == 0 and n == 0:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    bad = first_outside(idx, 0, n)
+    if bad is None:
+        return
+    if a.ndim > 1 and (a.numel() == 0 or d == 1):
+        raise hinted(RuntimeError, f"INDICES element is out of DATA bounds, id={bad} axis_dim={n}", hint)
+    raise hinted(IndexError, "index out of range in self", f"index {bad}: {hint}")
 
 
 class MaskedFill(Primitive):
@@ -804,8 +815,8 @@ def nonzero(a, as_tuple=False):
     xp = a._device.xp
     if a.ndim == 0:  # PyTorch treats a 0-d tensor as a 1-element 1-d one, with no index columns
         n = int(bool(a._data))
-        if as_tuple:
-            return (Tensor._make(xp.zeros(n, xp.int64), a._device),)
+        if as_tuple:  # (a view of the (n, 1) column PyTorch makes, as for any other input)
+            return Tensor._make(xp.zeros((n, 1), xp.int64), a._device).unbind(1)
         return Tensor._make(xp.zeros((n, 0), xp.int64), a._device)
     # one (n, ndim) tensor laid out column by column (strides (1, n)), as PyTorch's is; as_tuple
     # gives views of its columns

@@ -99,7 +99,11 @@ def run_inplace(self, cls, others, kw, fast, op, *, overlap_ok=False):
     if self._no_grad_view and STATE.enabled and record:
         _no_grad_view_error(self, op)
     if not record:
-        fast()
+        try:
+            fast()
+        except ValueError:  # (as in Primitive.apply: PyTorch's error when the shapes do not broadcast)
+            common.refuse_unbroadcastable(op, self, *others)
+            raise
         self._storage.version += 1
         return self
     # Backward formulas that read the input need its value from *before* the write: give the

@@ -19,8 +19,14 @@ class Cat(Primitive):
         keep[0] = keep[0] or not any(keep)
         ctx.dim, ctx.keep, ctx.shapes = dim, keep, [t.shape for t in tensors]
         ctx.dtypes = [t.dtype for t in tensors]  # inputs of other dtypes are cast here, not by a node of their own
-        return tensors[0]._device.xp.concatenate(
-            [t._data.astype(dtype.np, copy=False) for t, k in zip(tensors, keep) if k], axis=dim)
+        xp = tensors[0]._device.xp
+        parts = [t._data.astype(dtype.np, copy=False) for t, k in zip(tensors, keep) if k]
+        out = xp.concatenate(parts, axis=dim)
+        # PyTorch's result is contiguous, or channels-last when every input is a channels-last image
+        # or volume (NumPy would follow the inputs' layout)
+        if out.ndim in (4, 5) and all(common.suggests_channels_last(p.shape, common.elem_strides(p)) for p in parts):
+            return common.relayout(out, common.channels_last_strides(out.shape), xp)
+        return xp.ascontiguousarray(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -143,6 +149,8 @@ class Unbind(MultiViewPrimitive):
 
 
 def split(a, split_size_or_sections, dim=0):
+    if a.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = common.wrap_dim(dim, a.ndim, "split")
     n = a.shape[d]
     if isinstance(split_size_or_sections, int):
@@ -160,6 +168,8 @@ def split(a, split_size_or_sections, dim=0):
 
 
 def chunk(a, chunks, dim=0):
+    if a.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     d = common.wrap_dim(dim, a.ndim, "chunk")

@@ -198,6 +198,8 @@ def dot(a, b):
 
 
 def mv(a, b):
+    if a.ndim == 0:  # (PyTorch sizes its result, a.size(0), before its checks)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if a.ndim != 2 or b.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {a.ndim}, {b.ndim}")
     return matmul(a, b, "mv")

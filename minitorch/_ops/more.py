@@ -54,8 +54,8 @@ class Hypot(Primitive):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        g = grad / ctx.saved_output
-        return g * a, g * b
+        out = ctx.saved_output
+        return grad * a / out, grad * b / out  # (in PyTorch's order: grad / out alone can overflow in half)
 
 
 class Xlogy(Primitive):
@@ -263,7 +263,9 @@ class AMinMax(MultiOutputPrimitive):
 
 def aminmax(a, *, dim=None, keepdim=False):
     dims = common.wrap_dims(dim, a.ndim, "aminmax")
-    if a.numel() == 0 and (dim is None or a.ndim and a.shape[dims[0]] == 0):
+    if dim is not None and a.ndim and a.shape[dims[0]] == 0:
+        raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
+    if a.numel() == 0 and dim is None:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
                            "identity.")
     if dim is None and keepdim:
@@ -316,6 +318,8 @@ def _cum_pair(cls, op):
 
     def f(a, dim):
         # (PyTorch checks no dim for an empty tensor: there is nothing to run along)
+        if a.ndim == 0 and dim not in (0, -1):
+            raise IndexError(f"{op}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
         d = common.wrap_dim(dim, a.ndim, op) if a.numel() else 0
         return values_indices(*cls.apply(a, dim=d))
     f.__name__ = op
@@ -558,6 +562,32 @@ def tensor_split(a, indices_or_sections, dim=0):
         bounds = [(min(max(lo, 0), n), min(max(hi, lo, 0), n)) for lo, hi in zip(cuts, cuts[1:])]
     lead = (slice(None),) * d
     return tuple(a[lead + (slice(lo, hi),)] for lo, hi in bounds)
+
+
+def _split_along(name, a, indices_or_sections, need):
+    """hsplit / vsplit / dsplit: tensor_split along dim 1 (0 for 1-D), 0 or 2; a number of sections
+    must divide the dim evenly."""
+    if a.ndim < need:
+        raise RuntimeError(f"torch.{name} requires a tensor with at least {need} dimension, but got a tensor with "
+                           f"{a.ndim} dimensions!")
+    dim = {"hsplit": 1 if a.ndim > 1 else 0, "vsplit": 0, "dsplit": 2}[name]
+    ios = indices_or_sections
+    if isinstance(ios, int) and ios >= 0 and (ios == 0 or a.shape[dim] % ios):
+        raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the size of the dimension "
+                           f"{a.shape[dim]} is not divisible by the split_size {ios}!")
+    return tensor_split(a, ios, dim)
+
+
+def hsplit(a, indices_or_sections):
+    return _split_along("hsplit", a, indices_or_sections, 1)
+
+
+def vsplit(a, indices_or_sections):
+    return _split_along("vsplit", a, indices_or_sections, 2)
+
+
+def dsplit(a, indices_or_sections):
+    return _split_along("dsplit", a, indices_or_sections, 3)
 
 
 def cartesian_prod(*tensors):

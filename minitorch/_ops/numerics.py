@@ -282,3 +282,47 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
         dxs = dxs.reshape(shape)
     return ((left + right) * dxs / 2).cumsum(d)
 
+
+
+# ---- ldexp and nextafter -----------------------------------------------------------------------
+
+class Ldexp(Primitive):
+    """a * 2^b;  d/da = 2^b,  d/db = a 2^b ln 2."""
+    _node_name = "LdexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a._data * a._device.xp.exp2(b._data).astype(a._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        scale = 2.0 ** b
+        return grad * scale, grad * a * scale * math.log(2)
+
+
+def ldexp(a, b):
+    _tensors_only("ldexp", a, b)
+    dt = common.result_dtype(a, b)
+    dt = dt if dt.is_floating_point else _dtype.get_default_dtype()  # (integers give the default float)
+    return Ldexp.apply(*(common.to_device_of(x.to(dt), a._device) for x in (a, b)))
+
+
+class Nextafter(Primitive):
+    """The next float after a towards b. PyTorch passes the gradient to a unchanged, none to b."""
+    _node_name = "NextafterBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return _xp(a, b).nextafter(_d(a), _d(b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, grad * 0
+
+
+def nextafter(a, b):
+    _tensors_only("nextafter", a, b)
+    _floats_only("nextafter", common.result_dtype(a, b))
+    return binary(Nextafter, a, b, "nextafter")

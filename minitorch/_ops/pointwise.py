@@ -7,6 +7,7 @@ formulas below mention broadcasting.
 from __future__ import annotations
 
 from .. import _dtype
+from .._errors import hinted
 from .._dtype import get_default_dtype
 from .. import parts as _parts
 from . import common
@@ -127,6 +128,8 @@ class Pow(Primitive):
     @staticmethod
     def backward(ctx, grad):
         a, b = _load(ctx)
+        # tensor ** tensor kept its result, read (so checked against in-place changes) even when unused
+        out = ctx.saved_output if ctx._fn is PowTensor else None
         if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
             return _parts.local_backward("pow", (a, b), grad, ctx.needs_input_grad)
         ga = gb = None
@@ -139,7 +142,7 @@ class Pow(Primitive):
                 ga = grad * 0.0
         if ctx.needs_input_grad[1]:
             # d(a^b)/db = a^b log(a), taken as 0 where a == 0 and b >= 0
-            out = a ** b
+            out = a ** b if out is None else out
             log_a = log(a) if isinstance(a, common.tensor_cls()) else _scalar_log(a)
             gb = grad * out * log_a
             if isinstance(a, common.tensor_cls()):
@@ -150,7 +153,10 @@ class Pow(Primitive):
 
 
 class PowTensor(Pow):
+    """tensor ** tensor. PyTorch keeps its result for the exponent's gradient, so an in-place
+    change of that result is refused at backward: it is saved here too."""
     _node_name = "PowBackward1"  # PyTorch names pow by its operands: tensor ** tensor
+    saves_output = True
 
 
 def _scalar_log(x):
@@ -499,13 +505,29 @@ def _two_numbers(a, b, op):
     raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not {type(a).__name__}")
 
 
+def _half_scalar(v):
+    if builtins_abs(v) > 65504 and builtins_abs(v) != float("inf"):  # (NaN fails the test and passes)
+        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
+    return v
+
+
 def _scaled(a, b, alpha, op):
     """`b * alpha` in the result's dtype, as PyTorch applies alpha (not in b's own dtype)."""
     dt = common.result_dtype(a, b)
     if isinstance(alpha, float) and not dt.is_floating_point:
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if isinstance(alpha, bool) and dt is not _dtype.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if isinstance(alpha, bool) or dt is _dtype.bool:
         return b if alpha else (b & False if isinstance(b, common.tensor_cls()) else False)
+    # PyTorch converts alpha to the result's dtype, checked (300 does not fit int8, 1e6 not half);
+    # sub adds other * -alpha, so it is -alpha that must fit (sub(alpha=128) is fine in int8)
+    if dt is _dtype.float16:
+        _half_scalar(alpha)
+    else:
+        _dtype.checked_scalar(-alpha if op.rstrip("_") == "sub" else alpha, dt)
+    if dt._category == 1 and isinstance(b, common.tensor_cls()):
+        alpha = _scalar_as(alpha, dt)  # (wrapped into the dtype: the product is the same modulo 2^bits)
     if isinstance(b, common.tensor_cls()):
         return (b if b.dtype is dt else b.to(dt)) * alpha
     return b * alpha
@@ -513,7 +535,7 @@ def _scaled(a, b, alpha, op):
 
 def add(a, b, *, alpha=1):
     a = _two_numbers(a, b, "add")
-    if alpha != 1:
+    if alpha != 1 or alpha.__class__ is bool:
         b = _scaled(a, b, alpha, "add")
     return binary(Add, a, b, "add")
 
@@ -537,7 +559,7 @@ def _check_sub(a, b):
 def sub(a, b, *, alpha=1):
     a = _two_numbers(a, b, "sub")
     _check_sub(a, b)
-    if alpha != 1:
+    if alpha != 1 or alpha.__class__ is bool:
         b = _scaled(a, b, alpha, "sub")
     return binary(Sub, a, b, "sub")
 
@@ -578,7 +600,7 @@ def rsub(t, other, *, alpha=1):
     _check_sub(t, other)
     if isinstance(other, T) and isinstance(t, T) and alpha == 1:
         return binary(RsubTensor, t, other, "rsub")
-    if isinstance(other, T) or other.__class__ not in _PY_NUMBERS or alpha != 1:
+    if isinstance(other, T) or other.__class__ not in _PY_NUMBERS or alpha != 1 or alpha.__class__ is bool:
         return sub(other, t, alpha=alpha)
     dt = common.result_dtype(t, other)
     if t.dtype is not dt:
@@ -683,6 +705,7 @@ def _int_pow_negative(a, b, dt):
     """Integers to negative powers, as PyTorch computes them: 1 ** -n is 1, (-1) ** -n is +-1, and
     every other base gives 0 (the integer part of 1 / base ** n)."""
     from .._tensor import Tensor
+    common.broadcast_shapes(a.shape, b.shape, op="pow")
     a, b = a.to(dt), b.to(dt)
     xp = a._device.xp
     x, e = xp.broadcast_arrays(a._data, b._data)
@@ -934,6 +957,8 @@ def where(condition, input=None, other=None):  # noqa: A002
     tensors = [x for x in (condition, input, other) if isinstance(x, T)]
     dev = common.same_device("where", *tensors)
     dt = common.result_dtype(*(x for x in (input, other)))
+    if dt is not _dtype.float16:  # a Python number is converted to the result's dtype, checked
+        input, other = (x if x is None else checked_bounds(dt, x)[0] for x in (input, other))
     if isinstance(input, T):
         input = common.to_device_of(input.to(dt), dev)
     if isinstance(other, T):
@@ -1402,7 +1427,8 @@ def round(a, *, decimals=None):  # noqa: A001
 
 def bitwise_not(a):
     if a.dtype.is_floating_point:
-        raise RuntimeError("bitwise_not: only integer and bool tensors are supported, got " + str(a.dtype))
+        raise hinted(NotImplementedError, f"\"bitwise_not_cpu\" not implemented for '{a.dtype._short}'",
+                     "bitwise_not (~) takes integer and bool tensors: for a mask use a bool tensor, e.g. ~(x > 0)")
     return unary(BitNot, a)
 
 
@@ -1459,9 +1485,29 @@ def clamp(a, min=None, max=None, *, _node=ClampTensor):  # noqa: A002
         a = a.to(get_default_dtype())
     elif a.dtype is _dtype.bool and any(x.__class__ is int for x in (min, max)):
         a = a.to(_dtype.int64)  # bool clamped by an int: promoted, as PyTorch does
-    if a.dtype._category == 1:  # integer bounds wrap into the dtype's range, as PyTorch casts them
-        min, max = (x if x.__class__ is not int else _scalar_as(x, a.dtype) for x in (min, max))  # noqa: A001
+    _no_bool_clamp(a, min, max)
+    min, max = checked_bounds(a.dtype, min, max)  # noqa: A001
     return laid_out(Clamp.apply(a, min=min, max=max), a)
+
+
+def checked_bounds(dt, *bounds):
+    """Python-number bounds as PyTorch's kernels take them: converted to the tensor's dtype, checked
+    (300 does not fit int8, 1e300 not float32), a float truncated and -1 wrapped into uint8."""
+    return tuple(b if b is None or b.__class__ is bool or isinstance(b, common.tensor_cls()) else
+                 _dtype.checked_scalar(b, dt) for b in bounds)
+
+
+def _no_bool_clamp(a, lo, hi, in_place=False):
+    """PyTorch's clamp kernels take no bool tensor (one clamped by an int or a float is promoted first,
+    which clamp_ cannot write back)."""
+    if a.dtype is _dtype.bool and in_place:
+        for b, name in ((lo, "Long"), (hi, "Long")):
+            if b.__class__ in (int, float):
+                name = "Float" if b.__class__ is float else name
+                raise RuntimeError(f"result type {name} can't be cast to the desired output type bool")
+    if a.dtype is _dtype.bool:
+        which = "clamp" if lo is not None and hi is not None else "clamp_min" if lo is not None else "clamp_max"
+        raise NotImplementedError(f"\"{which}_scalar_cpu\" not implemented for 'Bool'")
 
 
 def _clamp_one(cls, a, lo, hi):
@@ -1469,8 +1515,8 @@ def _clamp_one(cls, a, lo, hi):
         a = a.to(get_default_dtype())
     elif a.dtype is _dtype.bool and (lo if hi is None else hi).__class__ is int:
         a = a.to(_dtype.int64)  # (as in clamp)
-    if a.dtype._category == 1:  # (an integer bound wraps into the dtype, as in clamp)
-        lo, hi = (x if x.__class__ is not int else _scalar_as(x, a.dtype) for x in (lo, hi))
+    _no_bool_clamp(a, lo, hi)
+    lo, hi = checked_bounds(a.dtype, lo, hi)
     return cls.apply(a, min=lo, max=hi)
 
 

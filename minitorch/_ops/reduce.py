@@ -6,6 +6,7 @@ import math
 from .. import _dtype, return_types
 from .. import parts as _parts
 from .._dtype import get_default_dtype
+from .._errors import hinted
 from ..autograd.grad_mode import STATE
 from . import common
 from . import _prim
@@ -44,14 +45,15 @@ def _numpy_ufuncs():
 _np_add, _np_multiply = _numpy_ufuncs()
 
 
-def _mean(a, dims, keepdim, count):
-    arr = a._data
-    acc = arr.dtype if arr.dtype.itemsize > 2 else a._device.xp.dtype("float32")  # half sums in float32
+def _mean(a, dims, keepdim, count, out):
+    """The mean in dtype `out`. A half mean is summed in float32 straight from the input and rounded
+    once at the end, as PyTorch's CPU kernel does (so mean(dtype=float16) of large ints stays finite)."""
+    acc = out if out.itemsize > 2 else a._device.xp.dtype("float32")
     total = _reduce(a, "add", dims, keepdim, acc)
     if not count:  # the mean of nothing: nan, silently
         with _np_quiet(a):
-            return (total / acc.type(count)).astype(arr.dtype, copy=False)
-    return (total / acc.type(count)).astype(arr.dtype, copy=False)
+            return (total / acc.type(count)).astype(out, copy=False)
+    return (total / acc.type(count)).astype(out, copy=False)
 
 
 class Sum(Primitive):
@@ -81,13 +83,13 @@ class Mean(Primitive):
     array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
-    def forward(ctx, a, *, dims, keepdim):
+    def forward(ctx, a, *, dims, keepdim, dtype):
         ctx.shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
         count = 1
         for d in dims:
             count *= a.shape[d]
         ctx.count = count
-        return _mean(a, dims, keepdim, count)
+        return _mean(a, dims, keepdim, count, dtype.np)  # (the engine casts the gradient back to a's dtype)
 
     @staticmethod
     def backward(ctx, grad):
@@ -326,14 +328,17 @@ class LogSoftmax(Primitive):
         x = a._data
         if not x.size:  # (NumPy has no max of nothing)
             return x.copy()
-        shifted = x - x.max(axis=dim, keepdims=True)  # stable: exp never overflows
-        out = shifted - a._device.xp.log(a._device.xp.exp(shifted).sum(axis=dim, keepdims=True))
-        return common.row_major(out, a._device.xp)
+        xp = a._device.xp
+
+        def log_softmax(x):
+            shifted = x - x.max(axis=dim, keepdims=True)  # stable: exp never overflows
+            return shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True))
+        return common.row_major(_prim.in_float(log_softmax, x), xp)  # (half computes in float, as PyTorch)
 
     @staticmethod
     def backward(ctx, grad):
-        y = ctx.saved_output
-        return (grad - _prim.exp(y) * _prim.sum_keepdim(grad, ctx.dim),)
+        return (_prim.in_float(lambda g, y: g - _prim.exp(y) * _prim.sum_keepdim(g, ctx.dim), grad,
+                               ctx.saved_output),)
 
 
 class Softmax(Primitive):
@@ -347,13 +352,16 @@ class Softmax(Primitive):
         x = a._data
         if not x.size:  # (NumPy has no max of nothing)
             return x.copy()
-        e = a._device.xp.exp(x - x.max(axis=dim, keepdims=True))
-        return common.row_major(e / e.sum(axis=dim, keepdims=True), a._device.xp)
+        xp = a._device.xp
+
+        def softmax(x):
+            e = xp.exp(x - x.max(axis=dim, keepdims=True))
+            return e / e.sum(axis=dim, keepdims=True)
+        return common.row_major(_prim.in_float(softmax, x), xp)  # (half computes in float, as PyTorch)
 
     @staticmethod
     def backward(ctx, grad):
-        y = ctx.saved_output
-        return (y * (grad - _prim.sum_keepdim(grad * y, ctx.dim)),)
+        return (_prim.in_float(lambda g, y: y * (g - _prim.sum_keepdim(g * y, ctx.dim)), grad, ctx.saved_output),)
 
 
 class _NoGradReduce(Primitive):
@@ -569,10 +577,14 @@ def _np_names(op, dim, keepdim, axis, keepdims):
 
 
 def _reduce_dtype(a, dtype):
-    if dtype is not None:
-        return _dtype.as_dtype(dtype, "sum")
-    # integer and bool sums accumulate in int64, as PyTorch does
-    return _dtype.int64 if not a.dtype.is_floating_point else a.dtype
+    if dtype is None:  # integer and bool sums accumulate in int64, as PyTorch does
+        return _dtype.int64 if not a.dtype.is_floating_point else a.dtype
+    dt = _dtype.as_dtype(dtype, "sum")
+    if not dt.is_floating_point and a.requires_grad and STATE.enabled:  # an integer result carries no gradient
+        raise hinted(RuntimeError, f"Autograd not support dtype: {dt._short}",
+                     f"a reduction of a tensor that requires grad into {dt}: reduce it detached (x.detach()) or "
+                     "under torch.no_grad(), or keep a floating point dtype=")
+    return dt
 
 
 def _all_if_empty(dim):
@@ -589,32 +601,49 @@ def sum(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  #
 
 
 def _need_float(a, op, dtype=None):
-    if dtype is not None:
-        dt = _dtype.as_dtype(dtype, op)
-        if op == "mean" and not dt.is_floating_point:
-            raise RuntimeError(f"mean(): could not infer output dtype. Optional dtype must be either a floating point "
-                               f"or complex dtype. Got: {dt._short}")
-        return a.to(dt)
+    """var, std and norm compute in floating point: PyTorch refuses an integer input (and norm an integer
+    or narrowing dtype=) rather than convert it."""
+    fix = f"convert it first, e.g. x.float().{op}()"
     if not a.dtype.is_floating_point:
         if op in ("std", "var"):
-            raise RuntimeError(f"std and var only support floating point and complex dtypes (got "
-                               f"{a.dtype._short}: convert it first, e.g. x.float().{op}())")
-        if op == "norm":
-            raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-                               f"{a.dtype._short} (convert it first, e.g. x.float().norm())")
-        raise RuntimeError(
-            f"{op}(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {a.dtype._short}. Convert it first, e.g. x.float().{op}()")
+            raise hinted(RuntimeError, "std and var only support floating point and complex dtypes",
+                         f"got {a.dtype._short}: {fix}")
+        raise hinted(RuntimeError, "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                     f"Got {a.dtype._short}", fix)
+    if dtype is not None:  # norm(dtype=): computed in a dtype at least as wide as the input's
+        dt = _dtype.as_dtype(dtype, op)
+        if not dt.is_floating_point:
+            raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, but got {dt._short}")
+        if dt.itemsize < a.dtype.itemsize:
+            raise hinted(RuntimeError, f"linalg.vector_norm: the dtype of the input ({a.dtype._short}) should be "
+                         f"convertible without narrowing to the specified dtype ({dt._short})",
+                         "convert the result instead: x.norm().to(dtype)")
+        return a.to(dt)
     return a
+
+
+def _mean_dtype(a, dtype):
+    """The dtype of a mean: dtype= when given (a floating point one), else the input's (floating point)."""
+    if dtype is not None:
+        dt = _dtype.as_dtype(dtype, "mean")
+        if not dt.is_floating_point:
+            raise hinted(RuntimeError, "mean(): could not infer output dtype. Optional dtype must be either a "
+                         f"floating point or complex dtype. Got: {dt._short}", "pass dtype=torch.float32, say")
+        return dt
+    if not a.dtype.is_floating_point:
+        raise hinted(RuntimeError, "mean(): could not infer output dtype. Input dtype must be either a floating "
+                     f"point or complex dtype. Got: {a.dtype._short}",
+                     "convert it first, e.g. x.float().mean(), or pass dtype=torch.float32")
+    return a.dtype
 
 
 def mean(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("mean", dim, keepdim, axis, keepdims)
-    a = _need_float(a, "mean", dtype)
+    dt = _mean_dtype(a, dtype)
     node = Mean if dim is None else MeanDim  # (named by the call, as sum)
     dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "mean")
-    return node.apply(a, dims=dims, keepdim=keepdim)  # of nothing: nan
+    return node.apply(a, dims=dims, keepdim=keepdim, dtype=dt)  # of nothing: nan
 
 
 def prod(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
@@ -626,9 +655,17 @@ def prod(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     return (ProdAll if dim is None else Prod).apply(a, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(a, dtype))
 
 
+def _no_bool_scan(a, dtype, op):
+    """PyTorch's running sum and product have no bool kernel (a 0-d or empty input never reaches it)."""
+    if dtype is not None and _dtype.as_dtype(dtype, op) is _dtype.bool and a.ndim and a.numel():
+        raise hinted(NotImplementedError, f"\"{op}_out_cpu\" not implemented for 'Bool'",
+                     f"{op} counts in an integer dtype: drop dtype=, or pass dtype=torch.int64")
+
+
 def cumsum(a, dim=None, *, dtype=None, axis=None):
     dim = axis if dim is None else dim
     d = common.wrap_dim(dim, a.ndim, "cumsum")
+    _no_bool_scan(a, dtype, "cumsum")
     a = a.to(_reduce_dtype(a, dtype))
     return Cumsum.apply(a, dim=d)
 
@@ -636,19 +673,29 @@ def cumsum(a, dim=None, *, dtype=None, axis=None):
 def cumprod(a, dim=None, *, dtype=None, axis=None):
     dim = axis if dim is None else dim
     d = common.wrap_dim(dim, a.ndim, "cumprod")
+    _no_bool_scan(a, dtype, "cumprod")
     a = a.to(_reduce_dtype(a, dtype))
     return Cumprod.apply(a, dim=d)
 
 
 def _check_nonempty(a, dims, op):
-    if not dims and a.numel() == 0:
-        kind = IndexError if op in ("argmax", "argmin") else RuntimeError  # PyTorch's choice
-        raise kind(f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
-                   "Specify the reduction dim with the 'dim' argument.")
+    """PyTorch's checks before a reduction that has no identity (max, min, argmax, amax, ...): an empty
+    input needs a dim (`dims` None: none was given), and each reduced dim must have a size. The dims
+    are checked as the caller wrote them, in range and non-empty one by one, before anything else looks
+    at them (a repeated dim, say), and the message names each as written."""
+    if dims is None:
+        if a.numel() == 0:
+            hint = f"the input has shape {list(a.shape)}: pass dim= to reduce along a dim of non-zero size"
+            if op in ("argmax", "argmin"):  # (PyTorch's type and wording differ from max's)
+                raise hinted(IndexError, f"{op}(): Expected reduction dim to be specified for input.numel() == 0.",
+                             hint)
+            raise hinted(RuntimeError, f"{op}(): Expected reduction dim to be specified for input.numel() == 0. "
+                         "Specify the reduction dim with the 'dim' argument.", hint)
+        return
     for d in dims:
-        if a.shape[d] == 0:
-            raise IndexError(
-                f"{op}(): Expected reduction dim {d} to have non-zero size (the tensor has shape {list(a.shape)})")
+        if a.shape[common.wrap_dim(d, a.ndim, op)] == 0:
+            raise hinted(IndexError, f"{op}(): Expected reduction dim {d} to have non-zero size.",
+                         f"the input has shape {list(a.shape)}; {op} of nothing has no value")
 
 
 def _max_min(cls_all, cls_dim, op, a, dim=None, keepdim=False):
@@ -657,7 +704,7 @@ def _max_min(cls_all, cls_dim, op, a, dim=None, keepdim=False):
         from .pointwise import maximum, minimum
         return (maximum if op == "max" else minimum)(a, dim)
     if dim is None:
-        _check_nonempty(a, (), op)
+        _check_nonempty(a, None, op)
         return cls_all.apply(a, dims=tuple(range(a.ndim)), keepdim=False)
     d = common.wrap_dim(dim, a.ndim, op)
     if a.ndim:
@@ -677,29 +724,37 @@ def min(a, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001
     return _max_min(MinAll, MinDim, "min", a, dim, keepdim)
 
 
+def _given(dim):
+    """The dims as the caller wrote them (a tuple), or None where none was given."""
+    dim = _all_if_empty(dim)
+    return None if dim is None else tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
+
+
 def amax(a, dim=(), keepdim=False, *, axis=None, keepdims=None):
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("amax", None if dim == () else dim, keepdim, axis, keepdims)
+    if a.numel() == 0:
+        _check_nonempty(a, _given(dim), "amax")
     dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "amax")
-    _check_nonempty(a, dims, "amax")
     return AMax.apply(a, dims=dims, keepdim=keepdim)
 
 
 def amin(a, dim=(), keepdim=False, *, axis=None, keepdims=None):
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("amin", None if dim == () else dim, keepdim, axis, keepdims)
+    if a.numel() == 0:
+        _check_nonempty(a, _given(dim), "amin")
     dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "amin")
-    _check_nonempty(a, dims, "amin")
     return AMin.apply(a, dims=dims, keepdim=keepdim)
 
 
 def _arg(cls, op, a, dim, keepdim):
     if a.dtype is _dtype.bool:
-        raise RuntimeError(f"{op}(): does not support bool input (convert it first, e.g. x.int().{op}())")
+        raise hinted(RuntimeError, f"{op}(): does not support bool input", f"convert it first, e.g. x.int().{op}()")
     d = None if dim is None else common.wrap_dim(dim, a.ndim, op)
     if a.ndim == 0:  # a single element: index 0, whatever the dim
         return a.new_zeros((), dtype=_dtype.int64)
-    _check_nonempty(a, () if d is None else (d,), op)
+    _check_nonempty(a, None if d is None else (d,), op)
     return cls.apply(a, dim=d, keepdim=keepdim)
 
 
@@ -771,11 +826,23 @@ def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
     if isinstance(p, str):  # 'nuc': a matrix norm over two dims
         from ..linalg import matrix_norm
         return matrix_norm(a, p, (-2, -1) if dim is None else dim, keepdim)
+    if a.numel() == 0 and (p < 0 or p == float("inf")):  # max |x|, or a sum of 1/|x|^k: no value for nothing
+        _check_norm_identity(a, p, dim)
     dims = common.wrap_dims(_all_if_empty(dim) if not isinstance(dim, int) else dim, a.ndim, "norm")
-    if builtins_abs(p) == float("inf") and (a.numel() == 0 or builtins_any(a.shape[d] == 0 for d in dims)):
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty tensor because the "
-                           "operation does not have an identity")
     return Norm.apply(a, p=float(p), dims=dims, keepdim=keepdim)
+
+
+def _check_norm_identity(a, p, dim):
+    """PyTorch's check of an empty input to the inf and negative norms: a dim must be given, and each, as
+    the caller wrote it, must be in range and have a size (as _check_nonempty)."""
+    hint = f"the input has shape {list(a.shape)}; reduce over dims of non-zero size only"
+    if _given(dim) is None:
+        raise hinted(RuntimeError, f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor because the "
+                     "operation does not have an identity", hint)
+    for name in _given(dim):
+        if a.shape[common.wrap_dim(name, a.ndim, "norm")] == 0:
+            raise hinted(RuntimeError, f"linalg.vector_norm cannot compute the {p:g} norm on the dimension {name}"
+                         "because this dimension is empty and the operation does not have an identity", hint)
 
 
 def logsumexp(a, dim=None, keepdim=False, *, axis=None, keepdims=None):
@@ -783,33 +850,32 @@ def logsumexp(a, dim=None, keepdim=False, *, axis=None, keepdims=None):
     if dim is None:
         raise TypeError("logsumexp() missing 1 required positional arguments: \"dim\"")
     a = a if a.dtype.is_floating_point else a.to(get_default_dtype())
-    dims = common.wrap_dims(dim, a.ndim, "logsumexp")
-    if not dims and a.ndim and dim.__class__ in (list, tuple):  # () reduces nothing: PyTorch refuses
-        raise RuntimeError(f"output with shape {list(a.shape)} doesn't match the broadcast shape "
-                           f"{[1] * a.ndim}")
+    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "logsumexp")
+    if _given(dim) is None and a.numel() and not keepdim and a.ndim:
+        # PyTorch reads () as every dim; its result then cannot take the kept-dims max it adds back
+        raise hinted(RuntimeError, f"output with shape [] doesn't match the broadcast shape {[1] * a.ndim}",
+                     "logsumexp over dim=() reduces every dim: pass keepdim=True, or the dims themselves")
     return LogSumExp.apply(a, dims=dims, keepdim=keepdim)
 
 
-def _softmax_input(a, op, dtype, kernel):
+def _softmax(prim, a, op, dim, dtype):
+    d = common.wrap_dim(dim, a.ndim, op)  # PyTorch checks the dim before the dtype
     a = a.to(_dtype.as_dtype(dtype)) if dtype is not None else a
     if not a.dtype.is_floating_point:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{a.dtype._short}' ({op} needs a floating "
-                                  f"point tensor: call .float() first, or pass dtype=)")
-    return a
+        if a.numel() == 0:  # PyTorch's kernel is never reached: an empty result of the input's dtype
+            return a.clone()
+        kernel = f"{op}_lastdim_kernel_impl" if d == builtins_max(a.ndim - 1, 0) else f"{op}_kernel_impl"
+        raise hinted(NotImplementedError, f"\"{kernel}\" not implemented for '{a.dtype._short}'",
+                     f"{op} needs a floating point tensor: call .float() first, or pass dtype=")
+    return prim.apply(a, dim=d)
 
 
 def softmax(a, dim=None, dtype=None, *, axis=None):
-    dim = axis if dim is None else dim
-    a = _softmax_input(a, "softmax", dtype, "softmax_lastdim_kernel_impl")
-    d = common.wrap_dim(dim, a.ndim, "softmax")
-    return Softmax.apply(a, dim=d)
+    return _softmax(Softmax, a, "softmax", axis if dim is None else dim, dtype)
 
 
 def log_softmax(a, dim=None, dtype=None, *, axis=None):
-    dim = axis if dim is None else dim
-    a = _softmax_input(a, "log_softmax", dtype, "log_softmax_lastdim_kernel_impl")
-    d = common.wrap_dim(dim, a.ndim, "log_softmax")
-    return LogSoftmax.apply(a, dim=d)
+    return _softmax(LogSoftmax, a, "log_softmax", axis if dim is None else dim, dtype)
 
 
 import builtins as _b  # noqa: E402

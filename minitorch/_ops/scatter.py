@@ -15,7 +15,10 @@ from ..autograd.grad_mode import STATE
 from . import common
 from ._prim import Primitive
 from .inplace_prim import write_inplace
-from .index import Gather, IndexPutInto, _convert_key, check_alive, index_add_flat
+from . import inplace
+from .._errors import hinted
+from .index import (Gather, IndexPutInto, at_least_1d, check_alive, check_along, check_no_larger, first_outside,
+                    index_add_flat)
 
 
 # ---- array helpers ---------------------------------------------------------------------
@@ -48,17 +51,11 @@ def _ufunc_at(xp, name, buf, idx, vals):
         buf[idx[pick]] = ufunc(buf[idx[pick]], vals[pick])
 
 
-def _check_range(xp, idx, size, dim):
-    if idx.size:
-        lo, hi = int(idx.min()), int(idx.max())
-        if lo < 0 or hi >= size:
-            bad = lo if lo < 0 else hi
-            raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
-
-
 def _scatter_positions(xp, index, dim, shape):
     """Flat positions, in a row-major array of `shape`, of every entry of a scatter index: along
     `dim` the index's value, along every other dim the entry's own coordinate."""
+    if index.size == 0:  # (an empty index may have any rank)
+        return xp.zeros(0, dtype=xp.int64)
     pos, stride, k = 0, 1, index.ndim
     for d in range(k - 1, -1, -1):
         coord = index if d == dim else xp.arange(index.shape[d]).reshape((1,) * d + (-1,) + (1,) * (k - d - 1))
@@ -68,14 +65,20 @@ def _scatter_positions(xp, index, dim, shape):
 
 
 def _src_region(src, index):
-    """The part of src a scatter reads: its leading corner the shape of index."""
-    return src[tuple(slice(0, n) for n in index.shape)]
+    """The part of src a scatter reads: its leading corner the shape of index (a 0-d src is one element)."""
+    if index.size == 0:  # (an empty index may have any rank)
+        return src.reshape(-1)[:0]
+    return at_least_1d(src)[tuple(slice(0, n) for n in index.shape)]
 
 
 def _pad_to(g, shape):
     """g placed in the leading corner of zeros(shape) (the gradient of _src_region)."""
     if tuple(g.shape) == tuple(shape):
         return g
+    if not shape:  # a 0-d src, read as one element
+        return g.reshape(())
+    if g.numel() == 0:  # an empty index reads nothing
+        return g.new_zeros(shape)
     return IndexPutInto.apply(g, key=tuple(slice(0, n) for n in g.shape), shape=tuple(shape), accumulate=False)
 
 
@@ -95,7 +98,7 @@ class Scatter(Primitive):
         ctx.dim, ctx.index, ctx.src_shape = dim, index, src.shape
         xp = a._device.xp
         out = a._data.copy()
-        pos = _scatter_positions(xp, index, dim, out.shape)
+        pos = _scatter_positions(xp, index, dim, out.shape or (1,))
         out.reshape(-1)[pos] = _src_region(src._data, index).reshape(-1)
         return out
 
@@ -115,7 +118,8 @@ class ScatterValue(Primitive):
     def forward(ctx, a, value, *, dim, index):
         ctx.dim, ctx.index = dim, index
         out = a._data.copy()
-        out.reshape(-1)[_scatter_positions(a._device.xp, index, dim, out.shape)] = getattr(value, "_data", value)
+        pos = _scatter_positions(a._device.xp, index, dim, out.shape or (1,))
+        out.reshape(-1)[pos] = getattr(value, "_data", value)
         return out
 
     @staticmethod
@@ -132,7 +136,7 @@ class ScatterAdd(Primitive):
         ctx.dim, ctx.index, ctx.src_shape = dim, index, src.shape
         xp = a._device.xp
         out = a._data.copy()
-        index_add_flat(xp, out.reshape(-1), _scatter_positions(xp, index, dim, out.shape),
+        index_add_flat(xp, out.reshape(-1), _scatter_positions(xp, index, dim, out.shape or (1,)),
                        _src_region(src._data, index).reshape(-1))
         return out
 
@@ -156,7 +160,7 @@ class ScatterReduce(Primitive):
         xp = a._device.xp
         out = a._data.copy()
         flat = out.reshape(-1)
-        pos = _scatter_positions(xp, index, dim, out.shape)
+        pos = _scatter_positions(xp, index, dim, out.shape or (1,))
         vals = _src_region(src._data, index).reshape(-1)
         if not include_self:  # positions that receive something start from the op's identity
             flat[pos] = _identity(xp, reduce, out.dtype)
@@ -174,7 +178,7 @@ class ScatterReduce(Primitive):
         out = ctx.saved_output
         dim, index, reduce = ctx.dim, ctx.index, ctx.reduce
         T = common.tensor_cls()
-        srcr = src[tuple(slice(0, n) for n in index.shape)]
+        srcr = (src.reshape(1) if src.ndim == 0 else src)[tuple(slice(0, n) for n in index.shape)]
         if reduce in ("sum", "add"):
             ga = grad if ctx.include_self else ScatterValue.apply(grad, 0, dim=dim, index=index)
             gs = Gather.apply(grad, dim=dim, index=index)
@@ -209,6 +213,8 @@ def _identity(xp, reduce, dtype):
         return 1
     if dtype.kind == "f":
         return -xp.inf if reduce == "amax" else xp.inf
+    if dtype.kind == "b":
+        return reduce != "amax"
     info = xp.iinfo(dtype)
     return info.min if reduce == "amax" else info.max
 
@@ -254,6 +260,8 @@ class IndexAddInto(Primitive):
 
 
 def _index_add_array(xp, out, dim, index, src):
+    if out.size == 0:  # (nothing to add into; PyTorch reads no index then)
+        return
     if out.ndim == 0:
         out[...] += src.reshape(())
         return
@@ -292,7 +300,8 @@ class IndexFill(Primitive):
     def forward(ctx, a, value, *, dim, index):
         ctx.dim, ctx.index = dim, index
         out = a._data.copy()
-        out[_along(dim, index, out.ndim) if out.ndim else ()] = getattr(value, "_data", value)
+        if index.size and out.size:
+            out[_along(dim, index, out.ndim) if out.ndim else ()] = getattr(value, "_data", value)
         return out
 
     @staticmethod
@@ -318,7 +327,9 @@ class IndexCopy(Primitive):
     def forward(ctx, a, src, *, dim, index):
         ctx.dim, ctx.index, ctx.src_shape = dim, index, src.shape
         out = a._data.copy()
-        out[_along(dim, index, out.ndim) if out.ndim else ()] = src._data
+        if index.size and out.size:
+            # (into a 0-d self every index is 0: the last source element written stays)
+            out[_along(dim, index, out.ndim) if out.ndim else ()] = src._data if out.ndim else src._data.reshape(-1)[-1]
         return out
 
     @staticmethod
@@ -451,62 +462,381 @@ class Put(Primitive):
 
 
 # ---- argument checks ---------------------------------------------------------------------
+#
+# Each family runs PyTorch's checks in PyTorch's order, so that when two things are wrong (a float
+# index *and* an index out of range, say) the error is the one PyTorch gives: its type, and its
+# words first (the hint rides along as a note).
 
-def _index_array(a, index, op, allow_int32=False):
+def _need_tensor(x, op, name, pos):
+    if not isinstance(x, common.tensor_cls()):
+        raise TypeError(f"{op}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}")
+
+
+def _index_of(a, index):
+    """The index as an int64 array on a's device."""
+    return common.to_device_of(index, a._device)._data.astype(a._device.xp.int64, copy=False)
+
+
+def _long_hint(index):
+    return f"got {index.dtype}: convert the index with .long()"
+
+
+def _checked_value(a, value):
+    """A Python number as a write converts it into a's dtype (2.7 into int64 is 2, -1 into uint8 is 255),
+    or PyTorch's overflow error; half's range is checked too."""
+    if a.dtype is _dtype.float16 and not isinstance(value, complex) and value == value \
+            and abs(float(value)) != float("inf") and abs(float(value)) > 65504:
+        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
+    return _dtype.checked_scalar(value, a.dtype)
+
+
+def _scalar_of(value):
+    """A 0-d value tensor as the Python number PyTorch's Scalar overloads read from it (.item())."""
+    return value.item() if isinstance(value, common.tensor_cls()) else value
+
+
+def _no_overlap(a, *others):
+    """An in-place write may not read from memory it writes (PyTorch's assert_no_overlap; like it,
+    only dense tensors are compared)."""
+    def dense(x):
+        return x.flags.c_contiguous or x.flags.f_contiguous
+    xp = a._device.xp
+    for t in others:
+        if t is a or isinstance(t, common.tensor_cls()) and t._device == a._device and a._data.size \
+                and t._data.size and dense(a._data) and dense(t._data) and xp.may_share_memory(a._data, t._data):
+            raise hinted(RuntimeError, "unsupported operation: some elements of the input tensor and the written-to "
+                         "tensor refer to a single memory location. Please clone() the tensor before performing the "
+                         "operation.", "an in-place index op reads an argument that shares self's memory")
+
+
+def _scatter_args(a, dim, index, src, op, reduce=None, in_place=False):
+    """scatter / scatter_add / scatter_reduce: the dim; the index's dtype (int32 or int64, unless it is
+    empty) and src's; the shapes (skipped for an empty index); the reduce argument; the range."""
     T = common.tensor_cls()
-    if not isinstance(index, T):
-        raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}")
-    ok = (_dtype.int64, _dtype.int32) if allow_int32 else (_dtype.int64,)
-    if index.dtype not in ok:
-        want = "int32/int64" if allow_int32 else "int64"
-        if op in ("scatter", "scatter_add", "scatter_reduce"):
-            raise RuntimeError(f"{op}(): Expected dtype int64 for index")
-        raise RuntimeError(f"{op}(): Expected dtype {want} for index but got: {index.dtype._short}")
-    arr = common.to_device_of(index, a._device)._data
-    return arr.astype(a._device.xp.int64, copy=False)
-
-
-def _scatter_args(a, dim, index, src, op):
-    T = common.tensor_cls()
+    _need_tensor(index, op, "index", 2)
     d = common.wrap_dim(dim, a.ndim, op)
-    idx = _index_array(a, index, op, allow_int32=True)
-    if idx.ndim != a.ndim and not (idx.ndim <= 1 and a.ndim <= 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if index.numel() and index.dtype not in (_dtype.int64, _dtype.int32):
+        raise hinted(RuntimeError, "scatter(): Expected dtype int32/int64 for index", _long_hint(index))
     if isinstance(src, T):
         if src.dtype is not a.dtype:
-            raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
+            raise hinted(RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype",
+                         f"{op}: self is {a.dtype}, src {src.dtype}: convert src with .to({a.dtype})")
         src = common.to_device_of(src, a._device)
-        if idx.ndim != src.ndim and not (idx.ndim <= 1 and src.ndim <= 1):
-            raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
-    if a.ndim == 0:  # a 0-d tensor scatters as one element
-        idx = idx.reshape(())
-    for i in range(idx.ndim):
-        too_big_self = i != d and idx.shape[i] > a.shape[i]
-        too_big_src = isinstance(src, T) and src.ndim and idx.shape[i] > src.shape[i]
-        if too_big_self or too_big_src:
-            src_s = f" and to be no larger size than src {list(src.shape)}" if isinstance(src, T) else ""
-            raise RuntimeError(f"Expected index {list(idx.shape)} to be no larger than self {list(a.shape)} apart "
-                               f"from dimension {d}{src_s}")
-    xp = a._device.xp
-    _check_range(xp, idx, a.shape[d] if a.ndim else 1, d)
-    if a.ndim == 0:
-        idx = idx.reshape(())
+    if index.numel():
+        check_no_larger(a, d, index, op, src if isinstance(src, T) else None)
+    if in_place:
+        _no_overlap(a, index, src)
+    if reduce is not None:
+        reduce()
+    idx = at_least_1d(_index_of(a, index))  # (a 0-d self or index counts as one element)
+    check_along(idx, a.shape[d] if a.ndim else 1, d, op)
     return d, idx, src
 
 
-def _value_for(a, value):
-    """A Python number as scatter/index_fill write it: cast to the tensor's dtype (2.7 -> 2)."""
-    if a.dtype.is_floating_point:
-        return value
-    return int(value) if a.dtype is not _dtype.bool else bool(value)
+def _scatter_value(a, src, idx):
+    """A Python number src, converted as PyTorch's kernel converts it (after the range check; with an
+    empty index the kernel never runs, and nothing is converted)."""
+    if isinstance(src, common.tensor_cls()):
+        return src
+    return _checked_value(a, src) if idx.size else 0
 
 
-def _reduce_arg(reduce, op):
-    if reduce is None:
-        return None
-    if reduce not in ("add", "multiply"):
-        raise RuntimeError(f"reduce argument must be either add or multiply. Got {reduce}")
-    return reduce
+def _reduce_arg(reduce):
+    def check():
+        if reduce not in ("add", "multiply"):
+            raise RuntimeError("reduce argument must be either add or multiply.")
+    return None if reduce is None else check
+
+
+_REDUCE_NAMES = {"sum": "sum", "prod": "prod", "mean": "mean", "amax": "amax", "amin": "amin",
+                 "max": "amax", "min": "amin"}  # (PyTorch's forward takes max and min too; its message omits them)
+
+
+def _scatter_reduce_arg(reduce):
+    def check():
+        if reduce not in _REDUCE_NAMES:
+            raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    return check
+
+
+def _empty_write_check(a, d, n_index):
+    """index_fill_ and index_copy_ view self with `dim` resized to the number of indices and stride 0;
+    PyTorch refuses that view when self is empty only along `dim` (its storage holds nothing)."""
+    if a.numel() or not n_index:
+        return
+    sizes = list(a.shape) or [1]
+    strides = list(a.stride()) or [1]
+    sizes[d], strides[d] = n_index, 0
+    if 0 in sizes:
+        return
+    item = a.element_size()
+    need = (sum((n - 1) * st for n, st in zip(sizes, strides)) + 1 + a.storage_offset()) * item
+    have = a.untyped_storage().nbytes()
+    if need > have:
+        raise hinted(RuntimeError, f"setStorage: sizes {sizes}, strides {strides}, storage offset "
+                     f"{a.storage_offset()}, and itemsize {item} requiring a storage size of {need} are out of bounds "
+                     f"for storage of size {have}", f"dim {d} of self {list(a.shape)} has no element to write")
+
+
+def _index_fill_args(a, dim, index, value, in_place=False):
+    """index_fill_: a tensor value's rank; the index's dtype (int64 only); a complex value; the dim;
+    the index's rank; the value's conversion; then every index in [-size, size)."""
+    T = common.tensor_cls()
+    if isinstance(value, T) and value.ndim:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value.ndim} dimension(s).")
+    _need_tensor(index, "index_fill_", "index", 2)
+    if index.dtype is not _dtype.int64:
+        raise hinted(IndexError, "index_fill_(): Expected dtype int64 for index.", _long_hint(index))
+    if in_place:  # (out of place, PyTorch fills a fresh clone)
+        _no_overlap(a, index)
+        _warn_if_expanded(a, "index_fill_", "tensor[mask] = scalar", stacklevel=4)
+    number = _scalar_of(value)
+    if isinstance(number, complex):
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
+    d = common.wrap_dim(dim, a.ndim, "index_fill_")
+    if index.ndim > 1:
+        raise hinted(RuntimeError, "Index has to be a vector/scalar", f"got an index of shape {list(index.shape)}")
+    idx = _index_of(a, index).reshape(-1)
+    _empty_write_check(a, d, idx.size)
+    number = _checked_value(a, number)
+    n = a.shape[d] if a.ndim else 1
+    if a.numel():
+        bad = first_outside(idx, -n, n)
+        if bad is not None:
+            raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {n}")
+    if isinstance(value, T):
+        return d, idx, common.to_device_of(value, a._device).to(a.dtype)
+    return d, idx, number
+
+
+def _index_copy_args(a, dim, index, source, in_place=False):
+    """index_copy_: the dim; the index's rank; source's rank; the index's dtype (int64 only); source's
+    dtype; the slice shapes; the number of indices; then every index in [0, size)."""
+    _need_tensor(index, "index_copy_", "index", 2)
+    _need_tensor(source, "index_copy_", "source", 3)
+    d = common.wrap_dim(dim, a.ndim, "index_copy_")
+    if in_place:
+        _no_overlap(a, index, source)
+    if index.ndim >= 2:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    k = index.numel()
+    if source.ndim == 0 and k != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element (got {k})")
+    if source.ndim != a.ndim and source.ndim and a.ndim:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their dimensionality must "
+                         f"match. Source dimensionality ({source.ndim}), destination dimensionality ({a.ndim})")
+    if index.dtype is not _dtype.int64:
+        raise hinted(RuntimeError, f"index_copy_(): Expected a long tensor for index, but got {index.dtype._short}",
+                     _long_hint(index))
+    if source.dtype is not a.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+                           f"{a.dtype._short} and (source) {source.dtype._short}")
+    mine = [n for i, n in enumerate(a.shape) if i != d]
+    theirs = [n for i, n in enumerate(source.shape) if i != d]
+    if mine != theirs:
+        raise RuntimeError("index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
+                           f"shape: {' '.join(map(str, mine))} at dimension {d} and source slice shape: "
+                           f"{' '.join(map(str, theirs))} at dimension 0.")
+    if source.ndim and k != source.shape[d]:
+        raise IndexError(f"index_copy_(): Number of indices ({k}) should be equal to source.size(dim) "
+                         f"({source.shape[d]})")
+    idx = _index_of(a, index).reshape(-1)
+    _empty_write_check(a, d, k)
+    n = a.shape[d] if a.ndim else 1
+    if a.numel():
+        bad = first_outside(idx, 0, n)
+        if bad is not None:
+            raise hinted(IndexError, f"index_copy_(): index {bad} is out of bounds for dimension {d} with size {n}",
+                         f"index_copy_ takes indices in [0, {n}), no negative ones")
+    return d, idx, common.to_device_of(source, a._device)
+
+
+def _index_add_args(a, dim, index, source, alpha, in_place=False):
+    """index_add_: the dim; the index's rank and dtype (int32 or int64); source's dtype; the dim against
+    source; the number of indices; source's shape; alpha's conversion; then every index in range."""
+    _need_tensor(index, "index_add_", "index", 2)
+    _need_tensor(source, "index_add_", "source", 3)
+    d = common.wrap_dim(dim, a.ndim, "index_add_")
+    if index.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
+                         f"{index.dtype._short} and size: {list(index.shape)}")
+    if index.dtype not in (_dtype.int64, _dtype.int32):
+        raise hinted(RuntimeError, f"index_add_(): Expected dtype int32/int64 for index but got: "
+                     f"{index.dtype._short}", _long_hint(index))
+    if source.dtype is not a.dtype:
+        raise RuntimeError(f"index_add_(): self ({a.dtype._short}) and source ({source.dtype._short}) must have the "
+                           "same scalar type")
+    if not (d == 0 or d < source.ndim):
+        raise RuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source tensor with dim "
+                           f"{source.ndim}")
+    k = index.numel()
+    if k != (source.shape[d] if source.ndim else 1):
+        if not source.ndim:  # (PyTorch's message asks a 0-d source for its size along dim)
+            raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+        raise RuntimeError(f"index_add_(): Number of indices ({k}) should be equal to source.size(dim): "
+                           f"({source.shape[d]}), for dim: {d}")
+    if in_place:
+        _no_overlap(a, index, source)
+    if source.ndim != a.ndim or any(m != n for i, (m, n) in enumerate(zip(a.shape, source.shape)) if i != d):
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {list(a.shape)} source.shape = {list(source.shape)}")
+    # alpha is converted to self's dtype first (2.5 is 2 for an int64 tensor), by the kernel: not at all
+    # when there is nothing to add
+    alpha = _checked_value(a, alpha) if a.numel() and source.numel() else 1
+    idx = _index_of(a, index).reshape(-1)
+    n = a.shape[d] if a.ndim else 1
+    if a.ndim > 1 and a.numel() == 0:  # (PyTorch's kernel for 2+ dims writes nothing, and checks nothing)
+        return d, idx, common.to_device_of(source, a._device), alpha
+    hint = f"index_add_ takes indices in [0, {n}), no negative ones"
+    if a.ndim > 1 and index.dtype is _dtype.int64:  # (for an int32 index the kernel says it as below)
+        bad = first_outside(idx, 0, n)
+        if bad is not None:
+            raise hinted(RuntimeError, f"index {bad} is out of bounds for dimension {d} with size {n}", hint)
+    else:
+        bad = first_outside(idx, 0, n if a.ndim > 1 else a.numel())
+        if bad is not None:
+            raise hinted(IndexError, "index out of range in self", f"index {bad}: {hint}")
+    return d, idx, common.to_device_of(source, a._device), alpha
+
+
+def _flat_range(a, idx, op):
+    """take's and put_'s range check: every index in [-numel, numel)."""
+    n = a.numel()
+    bad = first_outside(idx, -n, n)
+    if bad is not None:
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
+    return idx % n if n else idx
+
+
+def _take_args(a, index):
+    _need_tensor(index, "take", "index", 1)
+    if index.dtype is not _dtype.int64:
+        raise hinted(RuntimeError, f"take(): Expected a long tensor for index, but got {index.dtype._short}",
+                     _long_hint(index))
+    if a.numel() == 0 and index.numel():
+        raise IndexError("take(): tried to take from an empty tensor")
+    return _flat_range(a, _index_of(a, index), "take")
+
+
+def _put_args(a, index, source, in_place=False):
+    """put_: the index's dtype (int64 only); source's dtype; the element counts; an empty self; the range."""
+    _need_tensor(index, "put", "index", 1)
+    _need_tensor(source, "put", "source", 2)
+    if index.dtype is not _dtype.int64:
+        raise hinted(RuntimeError, f"put_(): Expected a long tensor for index, but got {index.dtype._short}",
+                     _long_hint(index))
+    if source.dtype is not a.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+                           f"{a.dtype._short} and source.dtype = {source.dtype._short}")
+    if index.numel() != source.numel():
+        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
+                         f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+    if a.numel() == 0 and index.numel():
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    if in_place:
+        _no_overlap(a, index, source)
+    return _flat_range(a, _index_of(a, index), "put_"), common.to_device_of(source, a._device)
+
+
+def _index_put_args(a, indices, values, accumulate, op):
+    """index_put_: the number of indices; an in-place write's overlap with its arguments; the indices'
+    dtypes (int64, int32, bool or uint8) and mask shapes; one bool mask and one value (PyTorch then
+    runs masked_fill_, converting the value: the third result says so); an index into a size-0 dim;
+    the value's shape, then its dtype. The range is checked as the write runs."""
+    from .index import _check_mask, _classify_tensor
+    T = common.tensor_cls()
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"{op}(): argument 'indices' must be tuple of Tensors, not {type(indices).__name__}")
+    for k, i in enumerate(indices):
+        if not isinstance(i, T):
+            raise TypeError(f"expected Tensor as element {k} in argument 0, but got {type(i).__name__}")
+    _need_tensor(values, op, "values", 2)
+    if len(indices) > a.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {a.ndim} (got {len(indices)})")
+    if not indices:
+        raise hinted(RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype nullptr "
+                     "(uninitialized)" if a.ndim == 0 else "sym_strides() called on an undefined Tensor",
+                     f"{op} needs at least one index tensor")
+    masked = not accumulate and len(indices) == 1 and indices[0].dtype in (_dtype.bool, _dtype.uint8) \
+        and values.numel() == 1
+    if not masked and op == "index_put_":
+        _no_overlap(a, values, *indices)
+    for i in indices:
+        if i.dtype not in (_dtype.int64, _dtype.int32, _dtype.bool, _dtype.uint8):
+            raise hinted(IndexError, "tensors used as indices must be long, int, byte or bool tensors",
+                         _long_hint(i))
+    key, dim = [], 0
+    for i in indices:
+        kind, val, n = _classify_tensor(a, i)
+        if kind == "mask":
+            _check_mask(a, val, dim)
+            key.append(val._data)
+        elif kind == "bool":
+            key.append(val)
+        else:
+            key.append(a._device.xp.asarray(val, dtype=a._device.xp.int64) if kind == "int" else
+                       val.astype(a._device.xp.int64, copy=False))
+        dim += n if kind in ("mask", "bool") else 1
+    key = tuple(key)
+    if masked:
+        if indices[0].dtype is _dtype.uint8:  # (the masked_fill_ it hands over to takes bool masks only)
+            raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
+        return key, common.to_device_of(values, a._device).reshape(()).to(a.dtype), True
+    shape, safe = _indexed_shape(a, key)
+    if not _expandable(tuple(values.shape), shape):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to "
+                           f"indexing result of shape {list(shape)}")
+    if values.dtype is not a.dtype:
+        raise hinted(RuntimeError, f"Index put requires the source and destination dtypes match, got "
+                     f"{a.dtype._short} for the destination and {values.dtype._short} for the source.",
+                     f"convert the values first, e.g. values.to({a.dtype!r})")
+    if 0 in shape:  # nothing is written, and no index is checked
+        key = safe
+    return key, common.to_device_of(values, a._device), False
+
+
+def _indexed_shape(a, key):
+    """The shape of a[key] (the region index_put_ writes) and a key of the same shape with every index
+    in range; an index into a size-0 dim is PyTorch's error here."""
+    xp = a._device.xp
+    safe, dim = [], 0
+    for k in key:
+        if getattr(k, "dtype", None) is not None and k.dtype.kind == "b" or isinstance(k, bool):
+            safe.append(k)
+            dim += getattr(k, "ndim", 0)
+            continue
+        n = a.shape[dim]
+        if n == 0 and k.size:
+            raise IndexError("index is out of bounds for dimension with size 0")
+        safe.append(xp.clip(k, -n, n - 1) if n else k)
+        dim += 1
+    return tuple(xp.zeros(a.shape, dtype=bool)[tuple(safe)].shape), tuple(safe)
+
+
+def _expandable(shape, target):
+    """PyTorch's is_expandable_to: shape broadcasts to target without growing it."""
+    if len(shape) > len(target):
+        return False
+    return all(m == n or m == 1 for m, n in zip(reversed(shape), reversed(target)))
+
+
+def _masked_scatter_args(a, mask, source, in_place):
+    """masked_scatter: the shapes (out of place, self and mask broadcast together; in place, the mask
+    to self); source's dtype; the mask's dtype."""
+    op = "masked_scatter_" if in_place else "masked_scatter"
+    _need_tensor(mask, op, "mask", 1)
+    _need_tensor(source, op, "source", 2)
+    if in_place:
+        mask.detach().expand(a.shape)  # PyTorch's expand error, word for word
+    else:
+        common.broadcast_shapes(mask.shape, a.shape, op="masked_scatter")  # (PyTorch's order: mask, then self)
+    if source.dtype is not a.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
+                           f"{a.dtype._short} and {source.dtype._short}")
+    if mask.dtype is not _dtype.bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {mask.dtype._short}")
+    return common.to_device_of(mask, a._device)._data, common.to_device_of(source, a._device)
 
 
 # ---- public functions -------------------------------------------------------------------
@@ -515,125 +845,59 @@ def scatter(a, dim, index, src=None, *, value=None, reduce=None):
     T = common.tensor_cls()
     if src is None:
         src = value
-    reduce = _reduce_arg(reduce, "scatter")
-    d, idx, src = _scatter_args(a, dim, index, src, "scatter")
+    d, idx, src = _scatter_args(a, dim, index, src, "scatter", _reduce_arg(reduce))
+    src = _scatter_value(a, src, idx)
     if reduce is not None:
         if isinstance(src, T):
             warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in "
                           "a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.",
                           UserWarning, stacklevel=2)
         else:
-            src = a.new_full(idx.shape, _value_for(a, src))
+            src = a.new_full(idx.shape, src)
         return ScatterReduce.apply(a, src, dim=d, index=idx, reduce="sum" if reduce == "add" else "prod",
                                    include_self=True)
     if isinstance(src, T):
         return Scatter.apply(a, src, dim=d, index=idx)
-    return ScatterValue.apply(a, _value_for(a, src), dim=d, index=idx)
+    return ScatterValue.apply(a, src, dim=d, index=idx)
 
 
 def scatter_add(a, dim, index, src):
+    _need_tensor(src, "scatter_add", "src", 3)
     d, idx, src = _scatter_args(a, dim, index, src, "scatter_add")
     return ScatterAdd.apply(a, src, dim=d, index=idx)
 
 
-_REDUCE_NAMES = {"sum": "sum", "prod": "prod", "mean": "mean", "amax": "amax", "amin": "amin", "max": "amax",
-                 "min": "amin"}
-
-
-def _scatter_reduce_arg(reduce):
-    if reduce not in _REDUCE_NAMES:
-        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
-    return _REDUCE_NAMES[reduce]
-
-
 def scatter_reduce(a, dim, index, src, reduce, *, include_self=True):
-    reduce = _scatter_reduce_arg(reduce)
-    d, idx, src = _scatter_args(a, dim, index, src, "scatter_reduce")
-    return ScatterReduce.apply(a, src, dim=d, index=idx, reduce=reduce, include_self=include_self)
-
-
-def _index_1d(a, dim, index, op):
-    d = common.wrap_dim(dim, a.ndim, op)
-    idx = _index_array(a, index, op, allow_int32=True)
-    if idx.ndim > 1:
-        raise IndexError(f"{op}(): Index is supposed to be a vector")
-    idx = idx.reshape(-1)
-    _check_range(a._device.xp, idx, a.shape[d] if a.ndim else 1, d)
-    return d, idx
-
-
-def _same_dtype(a, src, op):
-    if src.dtype is not a.dtype:
-        raise RuntimeError(f"{op}(): self ({a.dtype._short}) and source ({src.dtype._short}) must have the same "
-                           "scalar type")
-
-
-def _source_shape_check(a, d, idx, src, op):
-    want = list(a.shape)
-    if want:
-        want[d] = idx.size
-    if src.ndim and list(src.shape) != want:
-        if op == "index_copy_" and src.ndim == a.ndim and src.shape[d] != idx.size:
-            raise IndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to source.size(dim) "
-                             f"({src.shape[d]})")
-        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
-                           f"Got self.shape = {list(a.shape)} source.shape = {list(src.shape)}")
+    _need_tensor(src, "scatter_reduce", "src", 3)
+    d, idx, src = _scatter_args(a, dim, index, src, "scatter_reduce", _scatter_reduce_arg(reduce))
+    return ScatterReduce.apply(a, src, dim=d, index=idx, reduce=_REDUCE_NAMES[reduce], include_self=include_self)
 
 
 def index_add(a, dim, index, source, *, alpha=1):
-    d, idx = _index_1d(a, dim, index, "index_add_")
-    _same_dtype(a, source, "index_add_")
-    _source_shape_check(a, d, idx, source, "index_add_")
-    return IndexAdd.apply(a, common.to_device_of(source, a._device), dim=d, index=idx, alpha=alpha)
+    d, idx, source, alpha = _index_add_args(a, dim, index, source, alpha)
+    return IndexAdd.apply(a, source, dim=d, index=idx, alpha=alpha)
 
 
 def index_fill(a, dim, index, value):
-    T = common.tensor_cls()
-    d, idx = _index_1d(a, dim, index, "index_fill_")
-    if isinstance(value, T):
-        if value.ndim:
-            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                               f"{value.ndim} dimension(s).")
-        return IndexFillTensor.apply(a, common.to_device_of(value, a._device).to(a.dtype), dim=d, index=idx)
-    return IndexFill.apply(a, _value_for(a, value), dim=d, index=idx)
+    d, idx, value = _index_fill_args(a, dim, index, value)
+    cls = IndexFillTensor if isinstance(value, common.tensor_cls()) else IndexFill
+    return cls.apply(a, value, dim=d, index=idx)
 
 
 def index_copy(a, dim, index, source):
-    d, idx = _index_1d(a, dim, index, "index_copy_")
-    if source.dtype is not a.dtype:
-        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
-                           f"{a.dtype._short} and (source) {source.dtype._short}")
-    _source_shape_check(a, d, idx, source, "index_copy_")
-    return IndexCopy.apply(a, common.to_device_of(source, a._device), dim=d, index=idx)
-
-
-def _put_key(a, indices, op):
-    T = common.tensor_cls()
-    if not isinstance(indices, (tuple, list)):
-        raise TypeError(f"{op}(): argument 'indices' must be tuple of Tensors, not {type(indices).__name__}")
-    for k, i in enumerate(indices):
-        if not isinstance(i, T):
-            raise TypeError(f"expected Tensor as element {k} in argument 0, but got {type(i).__name__}")
-    key, _ = _convert_key(a, tuple(indices), op)
-    return key
+    d, idx, source = _index_copy_args(a, dim, index, source)
+    return IndexCopy.apply(a, source, dim=d, index=idx)
 
 
 def index_put(a, indices, values, accumulate=False):
     from .index import IndexPut
-    key = _put_key(a, indices, "index_put")
-    if values.dtype is not a.dtype:
-        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {a.dtype._short} for "
-                           f"the destination and {values.dtype._short} for the source.")
-    values = common.to_device_of(values, a._device)
+    key, values, _ = _index_put_args(a, indices, values, accumulate, "index_put")
     try:
         if accumulate:
             return IndexPutAccumulate.apply(a, values, key=key)
         return IndexPut.apply(a, values, key=key)
     except IndexError as e:
         raise IndexError(str(e).replace("axis", "dimension")) from None
-    except ValueError:
-        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to "
-                           f"indexing result of shape {list(a._data[key].shape)}") from None
 
 
 def masked_select(a, mask):
@@ -644,62 +908,59 @@ def masked_select(a, mask):
 
 
 def masked_scatter(a, mask, source):
-    if mask.dtype is not _dtype.bool:
-        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with dtype "
-                           f"{mask.dtype}")
-    if source.dtype is not a.dtype:
-        raise RuntimeError(f"masked_scatter_: expected self and source to have same dtypes but got "
-                           f"{a.dtype._short} and {source.dtype._short}")
-    common.broadcast_shapes(a.shape, mask.shape, op="masked_scatter")
-    return MaskedScatter.apply(a, common.to_device_of(source, a._device),
-                               mask=common.to_device_of(mask, a._device)._data)
-
-
-def _flat_index(a, index, op):
-    idx = _index_array(a, index, op)
-    n = a.numel()
-    if idx.size:
-        lo, hi = int(idx.min()), int(idx.max())
-        if lo < -n or hi >= n:
-            bad = lo if lo < -n else hi
-            raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
-    return idx % n if n else idx
+    mask, source = _masked_scatter_args(a, mask, source, in_place=False)
+    shape = common.broadcast_shapes(a.shape, mask.shape, op="masked_scatter")
+    return MaskedScatter.apply(a.expand(shape) if shape != a.shape else a, source, mask=mask)
 
 
 def take(a, index):
-    return Take.apply(a, index=_flat_index(a, index, "take"))
+    return Take.apply(a, index=_take_args(a, index))
 
 
 def put(a, index, source, accumulate=False):
-    if index.numel() != source.numel():
-        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
-                         f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
-    if source.dtype is not a.dtype:
-        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
-                           f"{a.dtype._short} and source.dtype = {source.dtype._short}")
-    return Put.apply(a, common.to_device_of(source, a._device), index=_flat_index(a, index, "put_"),
-                     accumulate=bool(accumulate))
+    idx, source = _put_args(a, index, source)
+    return Put.apply(a, source, index=idx, accumulate=bool(accumulate))
 
 
 def take_along_dim(a, indices, dim=None):
+    """With no dim, gather from the flattened input (a view: PyTorch refuses a layout that can't be
+    flattened without a copy). With a dim, PyTorch 2.13 takes each index modulo the size along dim
+    (so -1 and size + 1 both work; a size-0 dim is its ZeroDivisionError), after broadcasting the
+    input and the indices against each other off `dim`."""
     from .index import gather
+    _need_tensor(indices, "take_along_dim", "indices", 2)
     if dim is None:
-        return gather(a.reshape(-1), 0, indices.reshape(-1))
-    d = common.wrap_dim(dim, a.ndim, "take_along_dim")
+        return gather(a.view(-1), 0, indices.view(-1))
     if indices.ndim != a.ndim:
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
                            f"but got {a.ndim} dimensions for input, and {indices.ndim} dimensions for indices")
-    shape_a = list(a.shape)
-    shape_i = list(indices.shape)
+    if indices.dtype is not _dtype.int64:
+        raise hinted(RuntimeError, f"torch.take_along_dim(): dtype of indices should be Long but got "
+                     f"{indices.dtype._short}", _long_hint(indices))
+    d = common.wrap_dim(dim, a.ndim, "take_along_dim")
+    if a.ndim == 0:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    shape_a, shape_i = list(a.shape), list(indices.shape)
     shape_a[d] = shape_i[d] = 1
     b = list(common.broadcast_shapes(shape_a, shape_i))
     ea, ei = list(b), list(b)
     ea[d], ei[d] = a.shape[d], indices.shape[d]
-    return gather(a.expand(ea) if tuple(ea) != a.shape else a, d,
-                  indices.expand(ei) if tuple(ei) != indices.shape else indices)
+    n = a.shape[d]
+    total = 1
+    for s in ei:
+        total *= s
+    if n == 0 and total:
+        raise hinted(RuntimeError, "ZeroDivisionError", f"take_along_dim: dim {d} of the input has size 0")
+    idx = indices.expand(ei) if tuple(ei) != indices.shape else indices
+    if n:
+        idx = common.tensor_cls()._make(_index_of(a, idx) % n, a._device)
+    return gather(a.expand(ea) if tuple(ea) != a.shape else a, d, idx)
 
 
 # ---- in-place forms ---------------------------------------------------------------------
+#
+# PyTorch checks the autograd side of an in-place op (a leaf that requires grad, a view of one)
+# before it looks at the arguments: so does each of these.
 
 def _run_(self, cls, others, kw, op):
     return write_inplace(self, cls, others, kw, op)
@@ -707,47 +968,50 @@ def _run_(self, cls, others, kw, op):
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     T = common.tensor_cls()
+    inplace.check_inplace(self, "scatter_")
     if src is None:
         src = value
-    reduce = _reduce_arg(reduce, "scatter_")
-    d, idx, src = _scatter_args(self, dim, index, src, "scatter")
+    d, idx, src = _scatter_args(self, dim, index, src, "scatter_", _reduce_arg(reduce), in_place=True)
+    src = _scatter_value(self, src, idx)
     if reduce is not None:
         if not isinstance(src, T):
-            src = self.new_full(idx.shape, _value_for(self, src))
+            src = self.new_full(idx.shape, src)
         kw = dict(dim=d, index=idx, reduce="sum" if reduce == "add" else "prod", include_self=True)
         return _run_(self, ScatterReduce, (src,), kw, "scatter_")
     if isinstance(src, T):
         return _run_(self, Scatter, (src,), dict(dim=d, index=idx), "scatter_")
-    return _run_(self, ScatterValue, (_value_for(self, src),), dict(dim=d, index=idx), "scatter_")
+    return _run_(self, ScatterValue, (src,), dict(dim=d, index=idx), "scatter_")
 
 
 def scatter_add_(self, dim, index, src):
-    d, idx, src = _scatter_args(self, dim, index, src, "scatter_add")
+    inplace.check_inplace(self, "scatter_add_")
+    _need_tensor(src, "scatter_add_", "src", 3)
+    d, idx, src = _scatter_args(self, dim, index, src, "scatter_add_", in_place=True)
     return _run_(self, ScatterAdd, (src,), dict(dim=d, index=idx), "scatter_add_")
 
 
 def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
-    reduce = _scatter_reduce_arg(reduce)
-    d, idx, src = _scatter_args(self, dim, index, src, "scatter_reduce")
-    kw = dict(dim=d, index=idx, reduce=reduce, include_self=include_self)
+    inplace.check_inplace(self, "scatter_reduce_")
+    _need_tensor(src, "scatter_reduce_", "src", 3)
+    d, idx, src = _scatter_args(self, dim, index, src, "scatter_reduce_", _scatter_reduce_arg(reduce),
+                                in_place=True)
+    kw = dict(dim=d, index=idx, reduce=_REDUCE_NAMES[reduce], include_self=include_self)
     return _run_(self, ScatterReduce, (src,), kw, "scatter_reduce_")
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
-    d, idx = _index_1d(self, dim, index, "index_add_")
-    _same_dtype(self, source, "index_add_")
-    _source_shape_check(self, d, idx, source, "index_add_")
-    return _run_(self, IndexAdd, (common.to_device_of(source, self._device),), dict(dim=d, index=idx, alpha=alpha),
-                 "index_add_")
+    inplace.check_inplace(self, "index_add_")
+    d, idx, source, alpha = _index_add_args(self, dim, index, source, alpha, in_place=True)
+    return _run_(self, IndexAdd, (source,), dict(dim=d, index=idx, alpha=alpha), "index_add_")
 
 
-def _warn_if_expanded(self, op, example):
-    """PyTorch's first step of index_put_ and index_fill_, before any argument check."""
+def _warn_if_expanded(self, op, example, stacklevel=3):
+    """PyTorch's warning for an indexed write into an expanded tensor."""
     from .index import _overlapping
     if _overlapping(self._data):
         warnings.warn(f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor before performing "
                       f"this operation. This also applies to advanced indexing e.g. {example}", UserWarning,
-                      stacklevel=3)
+                      stacklevel=stacklevel)
 
 
 def _into_expanded(self, value):
@@ -767,41 +1031,39 @@ def _write_expanded(self, write):
 
 def index_fill_(self, dim, index, value):
     T = common.tensor_cls()
-    _warn_if_expanded(self, "index_fill_", "tensor[mask] = scalar")
-    d, idx = _index_1d(self, dim, index, "index_fill_")
-    if isinstance(value, T):
-        if value.ndim:
-            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                               f"{value.ndim} dimension(s).")
-        v = common.to_device_of(value, self._device).to(self.dtype)
-        if _into_expanded(self, v):
-            return _write_expanded(self, lambda arr: arr.__setitem__((slice(None),) * d + (idx,), v._data))
-        return _run_(self, IndexFillTensor, (v,), dict(dim=d, index=idx), "index_fill_")
-    value = _value_for(self, value)
+    inplace.check_inplace(self, "index_fill_")
+    d, idx, value = _index_fill_args(self, dim, index, value, in_place=True)
     if _into_expanded(self, value):
-        return _write_expanded(self, lambda arr: arr.__setitem__((slice(None),) * d + (idx,), value))
-    return _run_(self, IndexFill, (value,), dict(dim=d, index=idx), "index_fill_")
+        v = value._data if isinstance(value, T) else value
+        key = (slice(None),) * d + (idx,)
+        return _write_expanded(self, lambda arr: arr.__setitem__(key, v) if idx.size else None)
+    cls = IndexFillTensor if isinstance(value, T) else IndexFill
+    return _run_(self, cls, (value,), dict(dim=d, index=idx), "index_fill_")
 
 
 def index_copy_(self, dim, index, source):
-    index_copy(self.detach(), dim, index, source.detach())  # argument checks
-    d, idx = _index_1d(self, dim, index, "index_copy_")
-    return _run_(self, IndexCopy, (common.to_device_of(source, self._device),), dict(dim=d, index=idx),
-                 "index_copy_")
+    inplace.check_inplace(self, "index_copy_")
+    d, idx, source = _index_copy_args(self, dim, index, source, in_place=True)
+    return _run_(self, IndexCopy, (source,), dict(dim=d, index=idx), "index_copy_")
 
 
 def index_put_(self, indices, values, accumulate=False):
     from .index import IndexPut, write_until_out_of_range
-    _warn_if_expanded(self, "index_put_", "tensor[indices] = tensor")
+    inplace.check_inplace(self, "index_put_")
+    if isinstance(indices, (tuple, list)) and len(indices) <= self.ndim:
+        _warn_if_expanded(self, "index_put_", "tensor[indices] = tensor")
+    key, values, masked = _index_put_args(self, indices, values, accumulate, "index_put_")
+    if masked:  # (PyTorch hands one value through one mask to masked_fill_, which converts the value)
+        if _into_expanded(self, values):
+            return _write_expanded(self, lambda arr: arr.__setitem__(key, values._data))
+        return _run_(self, IndexPut, (values,), dict(key=key), "index_put_")
     try:
-        index_put(self.detach(), indices, values.detach(), accumulate)  # argument checks
-    except IndexError:
+        _indexed_shape(self, key)
+        self._data[key]  # the range check, before anything is recorded
+    except IndexError as e:
         if not (STATE.enabled and (self.requires_grad or values.requires_grad)):
-            write_until_out_of_range(self._device.xp, self._data, _put_key(self, indices, "index_put_"),
-                                     common.to_device_of(values, self._device)._data, accumulate)
-        raise
-    key = _put_key(self, indices, "index_put_")
-    values = common.to_device_of(values, self._device)
+            write_until_out_of_range(self._device.xp, self._data, key, values._data, accumulate)
+        raise IndexError(str(e).replace("axis", "dimension")) from None
     if _into_expanded(self, values):
         xp = self._device.xp
         return _write_expanded(self, lambda arr: (
@@ -811,12 +1073,12 @@ def index_put_(self, indices, values, accumulate=False):
 
 
 def masked_scatter_(self, mask, source):
-    masked_scatter(self.detach(), mask, source.detach())  # argument checks
-    m = common.to_device_of(mask, self._device)._data
-    return _run_(self, MaskedScatter, (common.to_device_of(source, self._device),), dict(mask=m), "masked_scatter_")
+    inplace.check_inplace(self, "masked_scatter_")
+    mask, source = _masked_scatter_args(self, mask, source, in_place=True)
+    return _run_(self, MaskedScatter, (source,), dict(mask=mask), "masked_scatter_")
 
 
 def put_(self, index, source, accumulate=False):
-    put(self.detach(), index, source.detach(), accumulate)  # argument checks
-    kw = dict(index=_flat_index(self, index, "put_"), accumulate=bool(accumulate))
-    return _run_(self, Put, (common.to_device_of(source, self._device),), kw, "put_")
+    inplace.check_inplace(self, "put_")
+    idx, source = _put_args(self, index, source, in_place=True)
+    return _run_(self, Put, (source,), dict(index=idx, accumulate=bool(accumulate)), "put_")

@@ -15,6 +15,7 @@ from ..autograd.grad_mode import STATE
 from . import common, views
 from ._prim import Primitive
 from .index import index_add_flat
+from .inplace import check_inplace
 from .views import ViewPrimitive, _as_strided
 
 
@@ -241,10 +242,10 @@ def diag(a, diagonal=0):
 
 
 def trace(a):
+    if a.dtype is _dtype.bool:  # (PyTorch checks the dtype first)
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if a.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
-    if a.dtype is _dtype.bool:
-        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     dt = a.dtype if a.dtype.is_floating_point else _dtype.int64  # integers add up in int64
     return Trace.apply(a, dtype=dt)
 
@@ -325,8 +326,10 @@ def repeat_interleave(a, repeats=None, dim=None, *, output_size=None):
         a, d = a.reshape(-1), 0
     else:
         d = common.wrap_dim(dim, a.ndim, "repeat_interleave")
-        if a.ndim == 0:
-            a = a.reshape(1)
+        if a.ndim == 0:  # PyTorch's kernel then reads a dim the 0-d tensor does not have
+            if isinstance(repeats, T):
+                raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+            raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     if isinstance(repeats, T):
         return _repeat_by_counts(a, d, repeats, output_size)
     if repeats < 0:
@@ -412,8 +415,7 @@ class TransposeInplace(views.Permute):
 def _become(self, cls, op, **kw):
     """Make `self` the result of view op `cls` on itself: same object, new shape and strides,
     history rebased onto the view's node (PyTorch's in-place view ops)."""
-    if STATE.enabled and self.requires_grad and self.grad_fn is None:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    check_inplace(self, op)  # (a leaf, or a view of one, that requires grad is refused)
     v = cls.apply(self, **kw)
     self._data = v._data
     self._storage.version += 1
@@ -437,6 +439,15 @@ def squeeze_(self, dim=None):
     return _become(self, cls, "squeeze_", dims=dims)
 
 
+class AsStridedInplace(views.AsStrided):
+    _node_name = "AsStridedBackward1"
+
+
+def as_strided_(self, size, stride, storage_offset=None):
+    offset = self.storage_offset() if storage_offset is None else storage_offset
+    return _become(self, AsStridedInplace, "as_strided_", size=tuple(size), stride=tuple(stride), offset=offset)
+
+
 def transpose_(self, dim0, dim1):
     n = self.ndim
     d0, d1 = common.wrap_dim(dim0, n, "transpose_"), common.wrap_dim(dim1, n, "transpose_")
@@ -444,13 +455,6 @@ def transpose_(self, dim0, dim1):
     if n:
         dims[d0], dims[d1] = dims[d1], dims[d0]
     return _become(self, TransposeInplace, "transpose_", dims=tuple(dims))
-
-
-def _memory_order(arr):
-    """A dense array's elements as they lie in memory (a 1-D view), or None if it is not dense."""
-    order = sorted(range(arr.ndim), key=lambda d: -arr.strides[d])
-    dense = arr.transpose(order)
-    return dense.reshape(-1) if dense.flags.c_contiguous else None
 
 
 def resize_(self, *sizes, memory_format=None):
@@ -468,7 +472,7 @@ def resize_(self, *sizes, memory_format=None):
     root = views._root_array(self)
     start = self.storage_offset() if self._data.size else 0
     flat = self._data.reshape(-1) if self._data.flags.c_contiguous else None
-    memory = _memory_order(root)
+    memory = views.memory_order(root)
     if flat is not None and n <= flat.size:
         self._data = flat[:n].reshape(shape)
     elif memory is not None and start + n <= memory.size:

@@ -7,9 +7,11 @@ the largest value, as in PyTorch.
 """
 from __future__ import annotations
 
+import builtins
 import math
 
 from .. import _dtype, return_types
+from .._errors import hinted
 from . import common
 from ._prim import MultiOutputPrimitive, Primitive
 from .index import scatter_along
@@ -169,8 +171,7 @@ class Unique(MultiOutputPrimitive):
         if consecutive:
             return _unique_consecutive(xp, x, dim)
         if dim is None:
-            vals, inv, counts = xp.unique(x, return_inverse=True, return_counts=True, equal_nan=False)
-            return vals, inv.reshape(x.shape).astype(xp.int64), counts.astype(xp.int64)
+            return _unique_flat(xp, x)
         vals, inv, counts = xp.unique(x, return_inverse=True, return_counts=True, axis=dim)
         return vals, inv.reshape(-1).astype(xp.int64), counts.astype(xp.int64)
 
@@ -185,6 +186,25 @@ class _UniqueConsecutive(Unique):  # (no derivative, as Unique: no gradient case
     @staticmethod
     def backward(ctx, *grads):
         raise NotImplementedError("the derivative for 'unique_consecutive' is not implemented.")
+
+
+def _unique_flat(xp, x):
+    """(values, inverse, counts) of the distinct elements, sorted; each NaN is distinct. Which of equal
+    elements is kept (0. and -0. are equal: the sign that comes out tells) and how NaNs are numbered
+    follow the sort: PyTorch's sorts up to 16 elements stably (so the first is kept), beyond that in an
+    order of its own, which NumPy's sort is as near to as any."""
+    if x.size > 16:
+        vals, inv, counts = xp.unique(x, return_inverse=True, return_counts=True, equal_nan=False)
+        return vals, inv.reshape(x.shape).astype(xp.int64), counts.astype(xp.int64)
+    flat = x.reshape(-1)
+    order = xp.argsort(flat, kind="stable")
+    s = flat[order]
+    first = xp.ones(s.shape, dtype=bool)
+    first[1:] = s[1:] != s[:-1]
+    inv = xp.empty(s.shape, dtype=xp.int64)
+    inv[order] = xp.cumsum(first) - 1
+    counts = xp.diff(xp.concatenate([xp.nonzero(first)[0], xp.asarray([s.size])]))
+    return s[first], inv.reshape(x.shape), counts.astype(xp.int64)
 
 
 def _unique_consecutive(xp, x, dim):
@@ -212,13 +232,44 @@ def _dim(a, dim, op):
     return common.wrap_dim(dim, a.ndim, op)
 
 
-def sort(a, dim=-1, descending=False, stable=None):
+def _refuse(a, kernel, op, to="int"):
+    """PyTorch's CPU kernels for ordering have no bool (or integer) version: its error, word for word."""
+    return hinted(NotImplementedError, f"\"{kernel}\" not implemented for '{a.dtype._short}'",
+                  f"{op} of a {a.dtype} tensor: convert it first, e.g. x.{to}().{op}(...)")
+
+
+def _nonempty(a, d, op):
+    """The dim an op picks an element from must have one (`d` wrapped; a 0-d tensor is one element)."""
+    if a.ndim and a.shape[d] == 0:
+        raise hinted(IndexError, f"{op}(): Expected reduction dim {d} to have non-zero size.",
+                     f"the input has shape {list(a.shape)}: there is nothing to pick along dim {d}")
+
+
+def _stable_keywords(op, args, kw):
+    """(dim, descending, stable) of sort's or argsort's call. PyTorch has two forms, op(input, dim=-1,
+    descending=False) and op(input, *, stable, dim=-1, descending=False): once stable= is given, dim
+    and descending are keywords only."""
+    if "stable" in kw and args:
+        got = ", ".join(["Tensor"] + [type(v).__name__ for v in args]
+                        + [f"{k}={type(v).__name__}" for k, v in kw.items()])
+        raise hinted(TypeError, f"{op}() received an invalid combination of arguments - got ({got}), but expected one "
+                     "of:", f"with stable=, pass dim and descending by name: {op}(x, dim=0, stable=True)")
+    return _sort_arguments(*args, **kw)
+
+
+def _sort_arguments(dim=-1, descending=False, stable=None):
+    return dim, descending, stable
+
+
+def sort(a, *args, **kw):
+    dim, descending, stable = _stable_keywords("sort", args, kw)
     d = _dim(a, dim, "sort")
     cls = Sort if stable is None else SortStable  # every sort here is stable
     return return_types.sort(*cls.apply(a, dim=d, descending=bool(descending)))
 
 
-def argsort(a, dim=-1, descending=False, stable=False):
+def argsort(a, *args, **kw):
+    dim, descending, _ = _stable_keywords("argsort", args, kw)
     d = _dim(a, dim, "argsort")
     if a.ndim == 0:
         return a.new_zeros((), dtype=_dtype.int64)
@@ -237,26 +288,34 @@ def topk(a, k, dim=-1, largest=True, sorted=True):  # noqa: A002
     d = _dim(a, dim, "topk")
     n = a.shape[d] if a.ndim else 1
     if not 0 <= k <= n:
-        raise RuntimeError("selected index k out of range")
-    if a.ndim == 0 and k == 0:
-        return return_types.topk(a.reshape(0), a.new_zeros(0, dtype=_dtype.int64))
+        raise hinted(RuntimeError, "selected index k out of range", f"k is {k}; dim {d} has {n} elements")
+    if a.dtype is _dtype.bool:
+        raise hinted(RuntimeError, "topk does not support bool dtypes on CPU", "convert it first, e.g. x.int().topk(k)")
+    # (a 0-d input comes back as it is, for k = 0 as for k = 1: PyTorch's choice)
     return return_types.topk(*Topk.apply(a, dim=d, k=int(k), largest=bool(largest)))
 
 
 def kthvalue(a, k, dim=-1, keepdim=False):
     d = _dim(a, dim, "kthvalue")
+    _nonempty(a, d, "kthvalue")
     n = a.shape[d] if a.ndim else 1
     if not 1 <= k <= n:
-        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+        raise hinted(RuntimeError, f"kthvalue(): selected number k out of range for dimension {d}",
+                     f"k counts from 1 to {n}, the size of dim {d}; got {k}")
+    if a.ndim and a.dtype is _dtype.bool:  # (a 0-d input is its own answer, without the kernel)
+        raise _refuse(a, "kthvalue_cpu", "kthvalue")
     return return_types.kthvalue(*Kthvalue.apply(a, dim=d, keepdim=keepdim, k=int(k)))
 
 
 def _median(all_cls, dim_cls, op, a, dim, keepdim):
     if dim is None:
+        if a.dtype is _dtype.bool and a.numel():  # (an empty input is answered before the kernel runs)
+            raise _refuse(a, "median_cpu", op)
         return all_cls.apply(a)
     d = _dim(a, dim, op)
-    if a.ndim and a.shape[d] == 0:
-        raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
+    _nonempty(a, d, "median")  # (nanmedian's message says median too)
+    if a.dtype is _dtype.bool:
+        raise _refuse(a, "median_out", op)
     return getattr(return_types, op)(*dim_cls.apply(a, dim=d, keepdim=keepdim))
 
 
@@ -270,8 +329,7 @@ def nanmedian(a, dim=None, keepdim=False):
 
 def mode(a, dim=-1, keepdim=False):
     d = _dim(a, dim, "mode")
-    if a.ndim and a.shape[d] == 0:
-        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    _nonempty(a, d, "mode")
     return return_types.mode(*Mode.apply(a, dim=d, keepdim=keepdim))
 
 
@@ -282,18 +340,32 @@ def _unique_result(outs, return_inverse, return_counts):
     return (vals,) + ((inv,) if return_inverse else ()) + ((counts,) if return_counts else ())
 
 
+def _unique_dim(a, dim, op):
+    """unique along a dim compares whole slices: PyTorch wants a dim to slice along, and slices of size > 0."""
+    if dim is None:
+        return None
+    if a.ndim == 0:
+        raise hinted(IndexError, f"Dimension specified as {dim} but tensor has no dimensions",
+                     f"{op}(dim=) of a 0-d tensor: call it without dim")
+    d = _dim(a, dim, op)
+    if builtins.any(n == 0 for i, n in enumerate(a.shape) if i != d):
+        raise hinted(RuntimeError, "There are 0 sized dimensions, and they aren't selected, so unique cannot be "
+                     "applied", f"the input has shape {list(a.shape)}; every slice along dim {d} is empty")
+    return d
+
+
 def unique(a, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
-    d = None if dim is None else _dim(a, dim, "unique")
+    d = _unique_dim(a, dim, "unique")
     return _unique_result(Unique.apply(a, dim=d, consecutive=False), return_inverse, return_counts)
 
 
 def unique_consecutive(a, return_inverse=False, return_counts=False, dim=None):
-    d = None if dim is None else _dim(a, dim, "unique_consecutive")
+    d = _unique_dim(a, dim, "unique_consecutive")
     return _unique_result(_UniqueConsecutive.apply(a, dim=d, consecutive=True), return_inverse, return_counts)
 
 
 def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
-    from .._tensor import Tensor
+    from .._tensor import Tensor, warn_once
     from .._factories import tensor
     seq = sorted_sequence
     if side is not None:
@@ -312,18 +384,40 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
             "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
             f"tensor and input value tensor must match, but we got boundaries tensor {list(seq.shape)} and input "
             f"value tensor {list(values.shape)}")
-    side_s = "right" if right else "left"
-    s, v = seq._data, common.to_device_of(values, seq._device)._data
-    srt = None if sorter is None else sorter._data
+    for what, t in (("input value", None if scalar else values), ("boundary", seq), ("sorter", sorter)):
+        if t is not None and not t.is_contiguous():  # (PyTorch's kernel copies it first, and says so)
+            warn_once(f"torch.searchsorted(): {what} tensor is non-contiguous, this will lower the performance due "
+                      "to extra data copy when converting non-contiguous tensor to contiguous, please use contiguous "
+                      f"{what} tensor if possible. This message will only appear once per program.")
+    values = common.to_device_of(values, seq._device)
+    dt = common.result_dtype(seq, values)  # both compared in their common dtype (a 0-d value takes seq's)
+    if dt is _dtype.bool and values.numel():  # (no values: PyTorch's kernel never runs)
+        raise _refuse(seq, "searchsorted_out_cpu", "searchsorted")
+    s, v = seq._data.astype(dt.np, copy=False), values._data.astype(dt.np, copy=False)
+    if sorter is not None:  # the sequence in the order the sorter gives
+        s = xp.take_along_axis(s, sorter._data, axis=-1) if s.ndim > 1 else s[sorter._data]
     if seq.ndim <= 1:
-        out = xp.searchsorted(s.reshape(-1), v, side=side_s, sorter=srt)
+        rows_s, rows_v = s.reshape(1, -1), v.reshape(1, -1)
     else:
         rows_s, rows_v = s.reshape(-1, s.shape[-1]), v.reshape(-1, v.shape[-1])
-        rows_o = None if srt is None else srt.reshape(-1, s.shape[-1])
-        out = xp.stack([xp.searchsorted(rs, rv, side=side_s, sorter=None if rows_o is None else rows_o[i])
-                        for i, (rs, rv) in enumerate(zip(rows_s, rows_v))]).reshape(v.shape)
-    dt = xp.int32 if out_int32 else xp.int64
-    return Tensor._make(xp.asarray(out).astype(dt).reshape(v.shape), seq._device)
+    out = _bisect(xp, rows_s, rows_v, right)
+    return Tensor._make(out.astype(xp.int32 if out_int32 else xp.int64).reshape(v.shape), seq._device)
+
+
+def _bisect(xp, seq, vals, right):
+    """PyTorch's binary search, step for step, for every value at once (row i of `vals` in row i of
+    `seq`): move right while seq[mid] < value (<= for right=True). A comparison with NaN is false, so a
+    NaN in the sequence sends the search right; NumPy's searchsorted orders NaN last and answers otherwise."""
+    start = xp.zeros(vals.shape, dtype=xp.int64)
+    end = xp.full(vals.shape, seq.shape[-1], dtype=xp.int64)
+    while bool((start < end).any()):
+        active = start < end
+        mid = start + (end - start) // 2
+        at = xp.take_along_axis(seq, xp.minimum(mid, seq.shape[-1] - 1), axis=-1)
+        go_right = ~(at > vals) if right else ~(at >= vals)
+        start = xp.where(active & go_right, mid + 1, start)
+        end = xp.where(active & ~go_right, mid, end)
+    return start
 
 
 def bucketize(a, boundaries, *, out_int32=False, right=False):
@@ -333,22 +427,44 @@ def bucketize(a, boundaries, *, out_int32=False, right=False):
 
 
 def histc(a, bins=100, min=0, max=0):  # noqa: A002
+    """`bins` equal bins over [min, max] (the data's own range when min == max); values outside are not
+    counted. PyTorch's checks, in its order: bins, the range, then the dtype (its bin edges are made in
+    the input's dtype before the counting kernel, which takes floating point only, runs)."""
     from .._tensor import Tensor
-    if not a.dtype.is_floating_point:
-        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{a.dtype._short}'")
     if bins <= 0:
-        raise RuntimeError(f"torch.histc(): bins must be > 0, but got {bins} for dimension 0")
-    xp, x = a._device.xp, a._data.reshape(-1)
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     lo, hi = float(min), float(max)
-    if lo == hi and x.size:  # the data's own range
-        finite = x[xp.isfinite(x)]
-        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
+    if lo == hi and a.numel():  # the data's range, inf and nan included
+        lo, hi = float(a._data.min()), float(a._data.max())
     if lo == hi:
         lo, hi = lo - 1, hi + 1
-    if lo > hi:
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise hinted(RuntimeError, f"torch.histc: range of [{lo:g}, {hi:g}] is not finite",
+                     "the data holds inf or nan: give a finite min= and max=")
+    if not lo < hi:
         raise RuntimeError("torch.histc: max must be larger than min")
+    if a.dtype is _dtype.bool:
+        raise _refuse(a, "linspace_cpu", "histc", "float")
+    _check_fits(a.dtype, lo, hi)
+    if not a.dtype.is_floating_point:
+        raise _refuse(a, "histogram_cpu", "histc", "float")
+    xp, x = a._device.xp, a._data.reshape(-1)
     counts, _ = xp.histogram(x[(x >= lo) & (x <= hi)], bins=int(bins), range=(lo, hi))
     return Tensor._make(counts.astype(x.dtype), a._device)
+
+
+_C_TYPE = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+           "float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+def _check_fits(dt, *values):
+    """PyTorch converts a range into the dtype with a check: a value beyond it is refused."""
+    from .._typeinfo import finfo, iinfo
+    info = finfo(dt) if dt.is_floating_point else iinfo(dt)
+    for v in values:
+        if not info.min <= v <= info.max:
+            raise hinted(RuntimeError, f"value cannot be converted to type {_C_TYPE[dt.name]} without overflow",
+                         f"{v:g} is outside the range of {dt}: convert the input first, e.g. x.float()")
 
 
 def histogram(a, bins=100, *, range=None, weight=None, density=False):  # noqa: A002

@@ -183,7 +183,8 @@ class Erf(Primitive):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return _specfun.erf(a._device.xp, a._data)
+        with _quiet(a):
+            return _specfun.erf(a._device.xp, a._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -197,7 +198,8 @@ class Erfc(Primitive):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return _specfun.erfc(a._device.xp, a._data)
+        with _quiet(a):
+            return _specfun.erfc(a._device.xp, a._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -268,7 +270,8 @@ class I0(Primitive):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return _specfun.i0(a._device.xp, a._data)
+        with _quiet(a):
+            return _specfun.i0(a._device.xp, a._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -282,7 +285,8 @@ class I1(Primitive):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return _specfun.i1(a._device.xp, a._data)
+        with _quiet(a):
+            return _specfun.i1(a._device.xp, a._data)
 
     @staticmethod
     def backward(ctx, grad):
@@ -516,17 +520,20 @@ arctan2 = atan2
 
 def lerp(start, end, weight):
     T = common.tensor_cls()
-    if not start.dtype.is_floating_point:
-        raise NotImplementedError(f"\"lerp_kernel_scalar\" not implemented for '{start.dtype._short}'")
+    name = _dtype.CPP_NAME
     if end.dtype is not start.dtype:
-        raise RuntimeError(f"expected dtype {start.dtype.name} for `end` but got dtype {end.dtype.name}")
+        raise RuntimeError(f"expected dtype {name[start.dtype.name]} for `end` but got dtype {name[end.dtype.name]}")
+    if isinstance(weight, T) and weight.dtype is not start.dtype and weight.ndim:
+        raise RuntimeError(f"expected dtype {name[start.dtype.name]} for `weight` but got dtype "
+                           f"{name[weight.dtype.name]}")
+    if isinstance(weight, T) and not weight.ndim and weight.dtype is not start.dtype:
+        dt = common.result_dtype(start, end, weight)  # a 0-d weight takes part in promotion, as in PyTorch
+        start, end = start.to(dt), end.to(dt)
+    if not start.dtype.is_floating_point:
+        kernel = "lerp_kernel_tensor" if isinstance(weight, T) else "lerp_kernel_scalar"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{start.dtype._short}'")
     dev = common.same_device("lerp", start, end, *([weight] if isinstance(weight, T) else []))
     if isinstance(weight, T):
-        if weight.dtype is not start.dtype and weight.ndim:
-            raise RuntimeError(f"expected dtype {start.dtype.name} for `weight` but got dtype {weight.dtype.name}")
-        if weight.dtype.is_floating_point and not (start.ndim or end.ndim):  # all 0-d: promoted, as PyTorch
-            dt = _dtype.promote_types(start.dtype, weight.dtype)
-            start, end = start.to(dt), end.to(dt)
         weight = common.to_device_of(weight, dev).to(start.dtype)
         cls = Lerp
     else:
@@ -631,7 +638,8 @@ def _ternary_(cls, fn, op):
     def method(self, tensor1, tensor2, *, value=1):
         out = fn(self.detach(), tensor1.detach(), tensor2.detach(), value=value)
         t1, t2 = (common.to_device_of(t, self._device).to(self.dtype) for t in (tensor1, tensor2))
-        return write_inplace(self, cls, (t1, t2), {"value": value}, op, (out.dtype, out.shape))
+        return write_inplace(self, cls, (t1, t2), {"value": _checked_value(out.dtype, value)}, op,
+                             (out.dtype, out.shape))
     method.__name__ = op
     return method
 
@@ -696,6 +704,12 @@ class Addcdiv(Primitive):
                 -grad * ctx.value * t1 / (t2 * t2) if need[2] else None)
 
 
+def _checked_value(dt, value):
+    """`value` as PyTorch's kernel holds it: in the integer dtype (1.5 is 1; 300 does not fit int8),
+    in float for float16 (its opmath type), else in the dtype itself, each conversion checked."""
+    return _dtype.checked_scalar(value, _dtype.float32 if dt is _dtype.float16 else dt)
+
+
 def _ternary(cls, op, a, t1, t2, value):
     dev = common.same_device(op, a, t1, t2)
     dt = common.result_dtype(a, t1, t2)
@@ -706,6 +720,9 @@ def _ternary(cls, op, a, t1, t2, value):
                            "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
                            "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
                            "for all dtypes.")
+    if dt is _dtype.bool:
+        raise NotImplementedError(f"\"{op}_cpu_out\" not implemented for 'Bool'")
+    value = _checked_value(dt, value)
     a, t1, t2 = (common.to_device_of(x, dev).to(dt) for x in (a, t1, t2))
     try:
         return cls.apply(a, t1, t2, value=value)

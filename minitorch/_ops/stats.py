@@ -89,6 +89,8 @@ def var_mean(a, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def count_nonzero(a, dim=None):
     from .._tensor import Tensor
+    if isinstance(dim, (list, tuple)) and not dim:  # (as sum: no dims are all of them)
+        dim = None
     dims = common.wrap_dims(dim, a.ndim, "count_nonzero")
     xp = a._device.xp
     return Tensor._make(xp.asarray(xp.count_nonzero(a._data, axis=dims if dim is not None else None))

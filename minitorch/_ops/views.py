@@ -354,9 +354,18 @@ def _strided_from_storage(a, size, stride, offset):
         raise RuntimeError(
             f"as_strided: sizes {_fmt(size)}, strides {_fmt(stride)} and storage offset {offset} need a "
             f"storage of {need} elements, which is out of bounds for storage of size {root.size}")
-    flat = root.reshape(-1, order="A")  # memory order: a view, since a root is contiguous
+    flat = memory_order(root)  # (the elements as they lie in memory: a view, since a root is dense)
+    if flat is None:
+        flat = root.reshape(-1)
     item = root.itemsize
     return _as_strided(a._device.xp, flat[offset:], tuple(size), tuple(s * item for s in stride))
+
+
+def memory_order(arr):
+    """A dense array's elements as they lie in memory (a 1-D view), or None if it is not dense."""
+    order = sorted(range(arr.ndim), key=lambda d: -arr.strides[d])
+    dense = arr.transpose(order)
+    return dense.reshape(-1) if dense.flags.c_contiguous else None
 
 
 def data_ptr(arr):
@@ -366,8 +375,13 @@ def data_ptr(arr):
 
 
 def _root_array(t):
-    b = t._base if t._base is not None else t
-    return b._data
+    """The array owning t's memory: storage_offset() counts from its first element."""
+    root = t._storage.root if t._storage.root is not None else t._base._data if t._base is not None else t._data
+    if root is not t._data:  # t got new memory of its own (a resize_ that grew, a resized out=)
+        start, end = data_ptr(root), data_ptr(root) + root.nbytes
+        if not start <= data_ptr(t._data) < max(end, start + 1):
+            return t._data
+    return root
 
 
 # ---- public functions -----------------------------------------------------------------
@@ -379,8 +393,8 @@ def _shape_args(shape):
 
 
 def _needs_args(args, op, name, a):
-    # (a 0-d tensor takes an empty argument list: code like t.permute(*dims) works for every ndim)
-    if not args and a.ndim:
+    # (PyTorch refuses no arguments even for a 0-d tensor; an empty tuple, t.permute(()), is fine there)
+    if not args:
         raise TypeError(f"{op}() missing 1 required positional arguments: \"{name}\"")
 
 
@@ -417,7 +431,8 @@ def _view_dtype(a, dt):
                 if st % k:
                     raise RuntimeError(f"self.stride({i}) must be divisible by {k} {what}, but got {st}")
     # NumPy reinterprets an array whose last axis is contiguous, rescaling that axis
-    return Tensor._make(a._data.view(dt.np), a._device, a._storage, a if a._base is None else a._base)
+    a._storage.root = _root_array(a)  # (not a view in autograd's sense, as in PyTorch: no _base)
+    return Tensor._make(a._data.view(dt.np), a._device, a._storage)
 
 
 def reshape(a, *shape):
@@ -446,6 +461,8 @@ def flatten(a, start_dim=0, end_dim=-1):
 
 def unflatten(a, dim, sizes):
     d = common.wrap_dim(dim, a.ndim, "unflatten")
+    if a.ndim == 0:  # (PyTorch wraps the size(dim) error of a 0-d tensor in this message)
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but tensor has no dimensions")
     sizes = infer_shape(sizes, a.shape[d], "unflatten")
     return view(a, a.shape[:d] + tuple(sizes) + a.shape[d + 1:])  # splitting one dim is always a view
 
@@ -525,24 +542,35 @@ def unsqueeze(a, dim=None, *, axis=None):
 
 
 def narrow(a, dim, start, length):
+    if a.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = common.wrap_dim(dim, a.ndim, "narrow")
     n = a.shape[d]
+    if not -n <= start <= n:
+        raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but got {start})")
     if start < 0:
         start += n
-    if not 0 <= start <= n or length < 0 or start + length > n:
+    if start + length > n:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
     key = (slice(None),) * d + (slice(start, start + length),)
     return a[key]
 
 
-def as_strided(a, size, stride, storage_offset=0):
-    return AsStrided.apply(a, size=tuple(size), stride=tuple(stride), offset=storage_offset)
+def as_strided(a, size, stride, storage_offset=None):
+    """A view of a's storage with the given geometry; without storage_offset it starts where a does."""
+    offset = a.storage_offset() if storage_offset is None else storage_offset
+    return AsStrided.apply(a, size=tuple(size), stride=tuple(stride), offset=offset)
 
 
 def movedim(a, source, destination):
     src = [common.wrap_dim(s, a.ndim) for s in ((source,) if isinstance(source, int) else source)]
     dst = [common.wrap_dim(s, a.ndim) for s in ((destination,) if isinstance(destination, int) else destination)]
+    if a.ndim == 0:  # (dims -1 and 0 name the 0-d tensor's one "dim": nothing moves, an alias)
+        from .index import Alias
+        return Alias.apply(a, key=())
     order = [d for d in range(a.ndim) if d not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return permute(a, *order)
+    return permute(a, tuple(order))

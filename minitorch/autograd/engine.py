@@ -120,12 +120,25 @@ def _array_backward(node, grads):
     return res if isinstance(res, tuple) else (res,)
 
 
+def _grad_layout(leaf, arr):
+    """Whether `arr` may be the leaf's .grad as it is laid out, and else the strides its copy gets:
+    PyTorch's gradient layout contract, the leaf's own strides when its memory is dense (a
+    transposed parameter gets a transposed gradient), row-major otherwise."""
+    from .._ops.common import _dense, _strides_from, elem_strides
+    shape, strides = leaf._data.shape, elem_strides(leaf._data)
+    if not _dense(shape, strides):
+        strides = _strides_from(range(len(shape) - 1, -1, -1), shape, False)
+    have = elem_strides(arr)
+    fits = all(n == 1 and h != 0 or h == w for n, h, w in zip(shape, have, strides))
+    return fits, strides
+
+
 def _accumulate_array(node, arr, given):
     """_accumulate for an array: a fresh one that nobody else holds becomes `.grad` as it is."""
     from .._tensor import Tensor
     leaf = node.variable
     old = leaf._grad
-    if leaf._accum_hooks or old is None and (arr.base is not None or not arr.flags.c_contiguous
+    if leaf._accum_hooks or old is None and (arr.base is not None or not _grad_layout(leaf, arr)[0]
                                              or id(arr) in given):
         _accumulate(leaf, Tensor._make(arr, node._output_meta[0][2]), False)  # hooks, or a copy of its own
     elif old is None:
@@ -153,15 +166,18 @@ def _accumulate(leaf, grad, create_graph, hooks=True, given=None):
     if old is None:
         if create_graph:
             leaf._grad = grad
-        elif (given is not None and grad._base is None and grad._data.flags.c_contiguous
-              and id(grad._storage) not in given):
-            # a fresh result of backward that nobody else holds: keep it instead of copying
-            given.add(id(grad._storage))
-            leaf._grad = grad.detach()
         else:
-            # a contiguous copy of its own: the gradient may be a broadcast view, the caller's
-            # tensor or shared with another leaf, and later ones are added into it in place
-            leaf._grad = grad.detach().clone()
+            fits, strides = _grad_layout(leaf, grad._data)
+            if given is not None and grad._base is None and fits and id(grad._storage) not in given:
+                # a fresh result of backward that nobody else holds: keep it instead of copying
+                given.add(id(grad._storage))
+                leaf._grad = grad.detach()
+            else:
+                # a copy of its own, laid out as the leaf is: the gradient may be a broadcast view, the
+                # caller's tensor or shared with another leaf, and later ones are added into it in place
+                from .._ops.common import relayout
+                from .._tensor import Tensor
+                leaf._grad = Tensor._make(relayout(grad._data, strides, grad._device.xp, copy=True), grad._device)
     elif create_graph or STATE.enabled and old._requires_grad:
         leaf._grad = old + grad
     else:

@@ -41,7 +41,7 @@ def _prepare(inputs, create_graph):
         if create_graph and x.requires_grad:
             out.append(x.view_as(x))
         else:
-            out.append(x.detach().requires_grad_(x.dtype.is_floating_point))
+            out.append(x.detach().requires_grad_())  # (an integer input is refused, as in PyTorch)
     return tuple(out)
 
 
@@ -131,6 +131,8 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
         out_tuple, outs = _as_tuple(outputs, "outputs of the user-provided function", "jacobian")
         jac = []
         for i, out in enumerate(outs):
+            if out.numel() == 0:  # (PyTorch stacks the rows of the Jacobian: none to stack)
+                raise RuntimeError("stack expects a non-empty TensorList")
             rows = [[] for _ in inputs]
             for j in range(out.numel()):
                 onehot = out.new_zeros(out.shape)

@@ -7,11 +7,14 @@ and backward is grad * f'(x), which is itself differentiable.
 from __future__ import annotations
 
 import math
+import struct
 
-from .._dtype import float16
+from .._dtype import checked_scalar, float16
+from .._errors import hinted
 from . import _kernels
 from .._ops._prim import Primitive
 from .._ops.inplace import run_inplace
+from .._ops.common import wrap_dim
 from .._ops.pointwise import _fp_quiet, where
 
 
@@ -35,6 +38,19 @@ class _Pointwise(Primitive):
         if x.dtype is float16:
             return ((grad.float() * cls.slope(x.float(), **ctx.opts)).to(x.dtype),)
         return (grad * cls.slope(x, **ctx.opts),)
+
+
+class _Gate(_Pointwise):
+    """An activation whose slope is a gate, `scale` where `passes(x)` and 0 elsewhere. Backward
+    selects, as PyTorch's does: a NaN or inf gradient stops at a closed gate (grad * 0 would be NaN)."""
+    scale = 1.0
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        (x,) = ctx.saved_tensors
+        g = grad if cls.scale == 1.0 else grad * cls.scale if grad.dtype is not float16 else \
+            (grad.float() * cls.scale).to(float16)
+        return (where(cls.passes(x, **ctx.opts), g, 0.0),)
 
 
 def _apply(cls, x, inplace=False, op="", kernel=None, accepts=_kernels.FLOATING, **opts):
@@ -150,7 +166,8 @@ class Elu(_Pointwise):
 
     @staticmethod
     def slope(x, alpha, scale, input_scale):
-        return where(x > 0, scale, (x * input_scale).exp() * (scale * alpha * input_scale))
+        # (PyTorch's test is x <= 0: a NaN takes the linear side's slope)
+        return where(x <= 0, (x * input_scale).exp() * (scale * alpha * input_scale), scale)
 
 
 class Celu(Elu):
@@ -197,8 +214,8 @@ def _limits(xp, a, *scalars):
     return [xp.asarray(int(v)).astype(a.dtype) for v in scalars]
 
 
-class Hardtanh(_Pointwise):
-    """x clamped to [min_val, max_val];  d/dx = 1 strictly inside, else 0."""
+class Hardtanh(_Gate):
+    """x clamped to [min_val, max_val];  d/dx = 1 strictly inside (and at NaN), else 0."""
     _node_name = "HardtanhBackward0"
 
     @staticmethod
@@ -206,8 +223,8 @@ class Hardtanh(_Pointwise):
         return xp.clip(a, *_limits(xp, a, lo, hi))
 
     @staticmethod
-    def slope(x, lo, hi):
-        return ((x > lo) & (x < hi)).to(x.dtype)
+    def passes(x, lo, hi):
+        return ((x <= lo) | (x >= hi)).logical_not()
 
 
 class LeakyRelu(_Pointwise):
@@ -224,18 +241,19 @@ class LeakyRelu(_Pointwise):
         return where(x > 0, x.new_ones(()), x.new_full((), slope))  # (a select: an infinite slope stays off x > 0)
 
 
-class Hardsigmoid(_Pointwise):
+class Hardsigmoid(_Gate):
     """relu6(x + 3) / 6;  d/dx = 1/6 on (-3, 3)."""
     _node_name = "HardsigmoidBackward0"
+    # PyTorch's backward takes 1/6 rounded to float32, in every dtype
+    scale = struct.unpack("f", struct.pack("f", 1 / 6))[0]
 
     @staticmethod
     def value(xp, a):
         return xp.clip(a + 3, 0, 6) / 6
 
     @staticmethod
-    def slope(x):
-        # PyTorch's backward uses 1/6 as a float32 constant, in every dtype: match it
-        return ((x > -3) & (x < 3)).to(x.dtype) * float(x._device.xp.float32(1 / 6))
+    def passes(x):
+        return (x > -3) & (x < 3)
 
 
 class Hardswish(_Pointwise):
@@ -247,11 +265,13 @@ class Hardswish(_Pointwise):
         return a * xp.clip(a + 3, 0, 6) / 6
 
     @staticmethod
-    def slope(x):
-        return where(x <= -3, 0.0, where(x < 3, x / 3 + 0.5, 1.0)).to(x.dtype)
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        inner = grad.float() * (x.float() / 3 + 0.5) if x.dtype is float16 else grad * (x / 3 + 0.5)
+        return (where(x <= -3, 0.0, where(x < 3, inner.to(grad.dtype), grad)),)
 
 
-class Threshold(_Pointwise):
+class Threshold(_Gate):
     """x where x > threshold, else value;  d/dx = 1 where x > threshold."""
     _node_name = "ThresholdBackward0"
 
@@ -261,11 +281,11 @@ class Threshold(_Pointwise):
         return xp.where(a <= threshold, value, a)  # NaN stays NaN
 
     @staticmethod
-    def slope(x, threshold, value):
-        return (x <= threshold).logical_not().to(x.dtype)  # PyTorch's test: a NaN threshold passes the gradient
+    def passes(x, threshold, value):
+        return (x <= threshold).logical_not()  # PyTorch's test: a NaN threshold passes the gradient
 
 
-class Softshrink(_Pointwise):
+class Softshrink(_Gate):
     """x - lambd above lambd, x + lambd below -lambd, 0 between."""
     _node_name = "SoftshrinkBackward0"
 
@@ -276,8 +296,8 @@ class Softshrink(_Pointwise):
         return xp.where(a > lambd, a - lambd, xp.where(a < -lambd, a + lambd, a * 0)).astype(a.dtype, copy=False)
 
     @staticmethod
-    def slope(x, lambd):
-        return ((x < -lambd) | (x > lambd) | x.isnan()).to(x.dtype)  # NaN passes its gradient, as in PyTorch
+    def passes(x, lambd):
+        return (x < -lambd) | (x > lambd) | x.isnan()  # NaN passes its gradient, as in PyTorch
 
 
 class Hardshrink(Softshrink):
@@ -351,15 +371,24 @@ def logsigmoid(input):  # noqa: A002
     return _apply(LogSigmoid, input, op="logsigmoid", kernel="log_sigmoid_cpu")
 
 
+def _checked_limits(input, *limits):  # noqa: A002
+    """Limits converted to the input's dtype as PyTorch converts them: checked (300 does not fit
+    int8, 1e300 not float32), a float truncated, a negative int wrapped into uint8 (-1 is 255)."""
+    if input.dtype.name == "bool":
+        return limits
+    return tuple(checked_scalar(v, input.dtype) for v in limits)
+
+
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     # PyTorch's hardtanh is a clamp: integers are clamped too, bool is refused
     if input.dtype.name == "bool":
-        raise RuntimeError("Bool inputs not supported for hardtanh (convert the tensor, e.g. x.float())")
+        raise hinted(RuntimeError, "Bool inputs not supported for hardtanh", "convert the tensor, e.g. x.float()")
     if input.dtype.name == "uint8" and (min_val < 0 or max_val < 0):
-        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits (convert the tensor, e.g. "
-                           "x.float())")
+        raise hinted(RuntimeError, "cannot do hardtanh on an unsigned type with negative limits",
+                     "convert the tensor, e.g. x.float()")
+    min_val, max_val = _checked_limits(input, min_val, max_val)
     return _apply(Hardtanh, input, inplace, "hardtanh", accepts=_kernels.NOT_BOOL, lo=min_val, hi=max_val)
 
 
@@ -380,14 +409,10 @@ def hardswish(input, inplace=False):  # noqa: A002
 
 
 def threshold(input, threshold, value, inplace=False):  # noqa: A002
-    if not input.dtype.is_floating_point and input.dtype.name != "bool":
-        # PyTorch's checked conversion of a float limit into the integer dtype (an int wraps)
-        xp = input._device.xp
-        info = xp.iinfo(input.dtype.np)
-        for v in (threshold, value):
-            if isinstance(v, float) and not info.min <= v <= info.max:
-                raise RuntimeError(f"value cannot be converted to type {input.dtype.name}_t without overflow "
-                                   f"(threshold of a {input.dtype.name} tensor: {v} does not fit)")
+    # (value is converted to the input's dtype; threshold to its compute type: float for half)
+    (value,) = _checked_limits(input, value)
+    if input.dtype is not float16:
+        (threshold,) = _checked_limits(input, threshold)
     return _apply(Threshold, input, inplace, "threshold", "threshold_cpu", _kernels.NOT_BOOL, threshold=threshold,
                   value=value)
 
@@ -413,7 +438,7 @@ def tanhshrink(input):  # noqa: A002
 def glu(input, dim=-1):  # noqa: A002
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    d = dim % input.ndim
+    d = wrap_dim(dim, input.ndim, "glu")
     if input.shape[d] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {input.shape[d]}")
     _kernels.check("glu_cpu", input.dtype, op="glu")
@@ -436,12 +461,37 @@ def prelu(input, weight):  # noqa: A002
     return where(input > 0, input, w * input)
 
 
+class RreluWithNoise(Primitive):
+    """x * noise: the slope each element drew (1 where x > 0);  d/dx = noise."""
+    _node_name = "RreluWithNoiseBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, x, *, noise):
+        ctx.noise = noise
+        return (x._data * noise).astype(x._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (grad * type(grad)._make(ctx.noise, grad._device),)
+
+
+def _rrelu_noise(x, lower, upper):
+    """PyTorch's draws, element by element in row-major order: for each x <= 0 (a NaN is not) one
+    uniform double, 53 bits of a 64-bit draw, scaled to [lower, upper); 1 for the others."""
+    from .._random import generator, unit64
+    xp = x._device.xp
+    neg = x._data <= 0
+    r = unit64(generator(None), int(neg.sum())) * (upper - lower) + lower  # (drawn on the host)
+    noise = xp.ones(neg.shape, dtype=x._data.dtype)
+    noise[neg] = xp.asarray(r.astype(x._data.dtype))  # (the double cast to the input's dtype, as PyTorch's)
+    return noise
+
+
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):  # noqa: A002
     """Leaky ReLU with a random slope in [lower, upper] while training; the mean slope otherwise."""
     if training:
-        from .._factories import empty_like
         _kernels.check("rrelu_with_noise_out_cpu", input.dtype, _kernels.SINGLE_DOUBLE, "rrelu")
-        slope = empty_like(input).uniform_(lower, upper)
-        out = where(input >= 0, input, input * slope)
+        out = RreluWithNoise.apply(input, noise=_rrelu_noise(input, lower, upper))
         return input.copy_(out) if inplace else out
     return leaky_relu(input, (lower + upper) / 2, inplace)

@@ -22,6 +22,9 @@ A 1-D signal (N, C, L) is computed as a one-row image (N, C, 1, L). Grouped conv
 Max pooling whose windows tile the image (kernel = stride, no padding) takes a shortcut that
 never copies the windows (TiledMaxPool2d).
 
+Results, and the gradients of inputs, are laid out as PyTorch's kernels lay them out:
+channels-last for an input stored channels-last, row-major otherwise (nn/_layout.py).
+
 Every array op goes through the tensor's array module (`t._device.xp`), so this runs on
 NumPy and CuPy alike.
 """
@@ -30,7 +33,9 @@ from __future__ import annotations
 from .. import parts as _parts
 from .._ops._prim import MultiOutputPrimitive, Primitive
 from .._ops.index import index_add_flat
+from .._ops.pointwise import _fp_quiet
 from ..autograd.grad_mode import STATE
+from ._layout import CONTIGUOUS, in_format, suggest_memory_format, to_format
 
 
 def out_size(n, k, s, p, d):
@@ -146,8 +151,8 @@ def im2col_last(xp, x, kernel, stride, padding, dilation, groups=1):
     return xp.ascontiguousarray(win).reshape(n, groups, oh * ow, kh * kw * cg)
 
 
-def col2im_last(xp, cols, in_shape, kernel, stride, padding, dilation, groups=1):
-    """The adjoint of im2col_last: add every column entry back onto its pixel; (N, C, H, W), row-major."""
+def col2im_last(xp, cols, in_shape, kernel, stride, padding, dilation, groups=1, fmt=CONTIGUOUS):
+    """The adjoint of im2col_last: add every column entry back onto its pixel; (N, C, H, W) laid out as fmt."""
     n, c, h, w = in_shape
     (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
     oh, ow = _geometry(in_shape, kernel, stride, padding, dilation)
@@ -156,7 +161,7 @@ def col2im_last(xp, cols, in_shape, kernel, stride, padding, dilation, groups=1)
     for i in range(kh):  # kh*kw strided adds; each moves a whole (N, OH, OW, C) block
         for j in range(kw):
             out[:, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += cols[:, :, :, i, j]
-    return xp.ascontiguousarray(out[:, ph:ph + h, pw:pw + w].reshape(n, h, w, c).transpose(0, 3, 1, 2))
+    return in_format(out[:, ph:ph + h, pw:pw + w].reshape(n, h, w, c).transpose(0, 3, 1, 2), fmt, xp)
 
 
 def conv_columns(xp, x, geom, groups):
@@ -200,9 +205,9 @@ class Col2ImLast(Primitive):
     reads_input_in_backward = False
 
     @staticmethod
-    def forward(ctx, cols, *, in_shape, geom, groups):
+    def forward(ctx, cols, *, in_shape, geom, groups, fmt=CONTIGUOUS):
         ctx.geom, ctx.groups = geom, groups
-        return col2im_last(cols._device.xp, cols._data, in_shape, *geom, groups)
+        return col2im_last(cols._device.xp, cols._data, in_shape, *geom, groups, fmt)
 
     @staticmethod
     def backward(ctx, grad):
@@ -277,8 +282,9 @@ class Conv2d(Primitive):
         from .._tensor import Tensor
         # the columns are kept for dW (freed with the graph, like any saved tensor)
         ctx.save_for_backward(x, weight, Tensor._make(cols, x._device))
-        ctx.geom, ctx.groups = geom, g
-        return out.reshape((n, o, oh, ow) if x.ndim == 4 else (n, o, ow))
+        fmt = suggest_memory_format(x)
+        ctx.geom, ctx.groups, ctx.fmt = geom, g, fmt
+        return in_format(out.reshape((n, o, oh, ow) if x.ndim == 4 else (n, o, ow)), fmt, xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -290,7 +296,8 @@ class Conv2d(Primitive):
         gx = gw = gb = None
         if ctx.needs_input_grad[0]:
             cols = g.transpose(2, 3) @ w2  # (N, G, L, K)
-            gx = Col2ImLast.apply(cols, in_shape=tuple(xi.shape), geom=ctx.geom, groups=g_).reshape(x.shape)
+            gx = Col2ImLast.apply(cols, in_shape=tuple(xi.shape), geom=ctx.geom, groups=g_,
+                                  fmt=ctx.fmt).reshape(x.shape)
         if ctx.needs_input_grad[1]:
             # under create_graph, dW must be differentiable with respect to x too: recompute
             cols = Im2ColLast.apply(xi, geom=ctx.geom, groups=g_) if STATE.enabled else saved_cols
@@ -330,8 +337,9 @@ class ConvTranspose2d(Primitive):
         if bias is not None:
             out += bias._data.reshape(o, 1, 1)
         ctx.save_for_backward(x, weight)
-        ctx.geom, ctx.groups = geom, g
-        return out.reshape(out.shape[:2] + out.shape[3:]) if x.ndim == 3 else out
+        fmt = suggest_memory_format(x)
+        ctx.geom, ctx.groups, ctx.fmt = geom, g, fmt
+        return in_format(out.reshape(out.shape[:2] + out.shape[3:]) if x.ndim == 3 else out, fmt, xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -344,7 +352,7 @@ class ConvTranspose2d(Primitive):
         w2 = _image(weight).reshape(g_, c // g_, -1)
         gx = gw = gb = None
         if ctx.needs_input_grad[0]:
-            gx = (w2 @ cols).reshape(x.shape)
+            gx = to_format((w2 @ cols).reshape(x.shape), ctx.fmt)
         if ctx.needs_input_grad[1]:
             gw = (xi.reshape(n, g_, c // g_, -1) @ cols.transpose(2, 3)).sum(0).reshape(weight.shape)
         if len(ctx.needs_input_grad) > 2 and ctx.needs_input_grad[2]:
@@ -430,7 +438,7 @@ class PoolScatter(Primitive):
     reads_input_in_backward = False
 
     @staticmethod
-    def forward(ctx, grad, *, index, pads, in_shape):
+    def forward(ctx, grad, *, index, pads, in_shape, fmt=CONTIGUOUS):
         xp = grad._device.xp
         ctx.index, ctx.pads = index, pads
         n, c, h, w = in_shape
@@ -440,7 +448,7 @@ class PoolScatter(Primitive):
         base = (xp.arange(n * c) * (hp * wp)).reshape(n * c, 1)
         pos = (index.reshape(n * c, -1) + base).reshape(-1)
         index_add_flat(xp, out.reshape(-1), pos, grad._data.reshape(-1))
-        return out.reshape(n, c, hp, wp)[:, :, t:t + h, l:l + w]
+        return in_format(out.reshape(n, c, hp, wp)[:, :, t:t + h, l:l + w], fmt, xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -465,11 +473,14 @@ class MaxPool2d(MultiOutputPrimitive):
         values = xp.take_along_axis(flat, index.reshape(n, c, -1), axis=2).reshape(index.shape)
         t, _, l, _ = _sides(pads)
         indices = (rows - t) * x.shape[3] + (cols - l)
-        return values, indices.astype(xp.int64, copy=False)
+        ctx.fmt = fmt = suggest_memory_format(x)
+        ctx._keeps_values = True  # (PyTorch's node keeps the input: a second backward is refused)
+        return in_format(values, fmt, xp), in_format(indices.astype(xp.int64, copy=False), fmt, xp)
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
-        return (PoolScatter.apply(grad, index=ctx.index, pads=ctx.pads, in_shape=ctx.in_shape),)
+        ctx.saved_tensors  # noqa: B018  (refused once freed)
+        return (PoolScatter.apply(grad, index=ctx.index, pads=ctx.pads, in_shape=ctx.in_shape, fmt=ctx.fmt),)
 
 
 class TiledMaxPool2d(Primitive):
@@ -483,18 +494,21 @@ class TiledMaxPool2d(Primitive):
     @staticmethod
     def forward(ctx, x, *, kernel):
         values, ctx.arg = _tiled_max(x._device.xp, x._data, kernel)
-        ctx.kernel, ctx.in_shape = kernel, tuple(x.shape)
-        return values
+        fmt = suggest_memory_format(x)
+        ctx.kernel, ctx.in_shape, ctx.fmt = kernel, tuple(x.shape), fmt
+        ctx._keeps_values = True  # (PyTorch's node keeps the input: a second backward is refused)
+        return in_format(values, fmt, x._device.xp)
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018  (refused once freed)
         xp, (kh, kw), w = grad._device.xp, ctx.kernel, ctx.in_shape[3]
         oh, ow = ctx.arg.shape[-2:]
         # flat position of each maximum = its window's top-left pixel + the offset of entry `arg` in it
         corners = xp.arange(oh).reshape(oh, 1) * (kh * w) + xp.arange(ow) * kw
         offsets = xp.asarray([i * w + j for i in range(kh) for j in range(kw)])
         index = corners + offsets[ctx.arg]
-        return (PoolScatter.apply(grad, index=index, pads=(0, 0, 0, 0), in_shape=ctx.in_shape),)
+        return (PoolScatter.apply(grad, index=index, pads=(0, 0, 0, 0), in_shape=ctx.in_shape, fmt=ctx.fmt),)
 
 
 class AvgPool2d(Primitive):
@@ -515,22 +529,27 @@ class AvgPool2d(Primitive):
         oh, ow = divisor.shape
         win = _windows(xp, padded, kernel, stride, (1, 1), (oh, ow), kernel_last=True)
         ctx.geom, ctx.pads, ctx.in_shape, ctx.padded = (kernel, stride), pads, (n, c, h, w), padded.shape
-        ctx.divisor = divisor
-        total = win.sum(axis=(-2, -1))
-        if total.dtype.kind != "f":  # int64 (PyTorch's one integer version): C's division, toward zero
-            q = xp.abs(total) // divisor
-            return (xp.where(total < 0, -q, q)).astype(total.dtype).reshape(n, c, oh, ow)
-        return (total / divisor).reshape(n, c, oh, ow)
+        fmt = suggest_memory_format(x)
+        ctx.divisor, ctx.fmt = divisor, fmt
+        ctx._keeps_values = True  # (PyTorch's node keeps the input: a second backward is refused)
+        acc = xp.float32 if x._data.dtype == xp.float16 else None  # half is summed in float, as PyTorch's kernel
+        with _fp_quiet():  # inf - inf in a window is nan, and a mean beyond half's range inf, silently as in PyTorch
+            total = win.sum(axis=(-2, -1), dtype=acc)
+            if total.dtype.kind != "f":  # int64 (PyTorch's one integer version): C's division, toward zero
+                q = xp.abs(total) // divisor
+                return in_format((xp.where(total < 0, -q, q)).astype(total.dtype).reshape(n, c, oh, ow), fmt, xp)
+            return in_format((total / divisor).astype(x._data.dtype, copy=False).reshape(n, c, oh, ow), fmt, xp)
 
     @staticmethod
     def backward(ctx, grad):
         from .._tensor import Tensor
+        ctx.saved_tensors  # noqa: B018  (refused once freed)
         (kernel, stride), (n, c, h, w) = ctx.geom, ctx.in_shape
         t, _, l, _ = _sides(ctx.pads)
         share = (grad / Tensor._make(ctx.divisor, grad._device)).reshape(n * c, 1, -1)
         cols = share.expand(n * c, kernel[0] * kernel[1], share.shape[-1])
         img = Col2Im.apply(cols, in_shape=tuple(ctx.padded), geom=(kernel, stride, (0, 0), (1, 1)))
-        return (img[:, :, t:t + h, l:l + w].reshape(n, c, h, w),)
+        return (to_format(img[:, :, t:t + h, l:l + w].reshape(n, c, h, w), ctx.fmt),)
 
 
 def avg_divisor(xp, size, kernel, stride, padding, extra, count_include_pad):
@@ -562,9 +581,16 @@ def adaptive_matrix(xp, n, out, dtype):
     return m
 
 
+def _window_sums(xp, a, axis, bounds):
+    """The sums of `a` over each window along `axis`, stacked along it (only the window's own
+    elements are read: an inf outside it does not turn the sum into nan, as a 0 weight would)."""
+    return xp.stack([a[(slice(None),) * (axis % a.ndim) + (slice(lo, hi),)].sum(axis=axis) for lo, hi in bounds],
+                    axis=axis)
+
+
 class AdaptiveAvgPool2d(Primitive):
-    """out = Ph @ x @ Pw^T, with Ph, Pw the matrices averaging each window along H and W.
-    Backward: dx = Ph^T @ g @ Pw."""
+    """out = the sum over each adaptive window / its height / its width, as PyTorch's kernel.
+    Backward: dx = Ph^T @ g @ Pw, with Ph, Pw the matrices averaging each window along H and W."""
     _node_name = "AdaptiveAvgPool2DBackward0"
     reads_input_in_backward = False
 
@@ -572,16 +598,26 @@ class AdaptiveAvgPool2d(Primitive):
     def forward(ctx, x, *, out_hw):
         xp = x._device.xp
         h, w = x.shape[-2:]
-        ph = adaptive_matrix(xp, h, out_hw[0], x._data.dtype)
-        pw = adaptive_matrix(xp, w, out_hw[1], x._data.dtype)
-        ctx.mats = ph, pw
-        return xp.matmul(xp.matmul(ph, x._data), pw.T)
+        dt = x._data.dtype
+        acc = xp.float32 if dt == xp.float16 else dt  # half is averaged in float, as PyTorch's kernel
+        ph, pw = adaptive_matrix(xp, h, out_hw[0], acc), adaptive_matrix(xp, w, out_hw[1], acc)
+        fmt = suggest_memory_format(x)
+        ctx.mats, ctx.fmt = (ph.astype(dt, copy=False), pw.astype(dt, copy=False)), fmt
+        ctx._keeps_values = True  # (PyTorch's node keeps the input: a second backward is refused)
+        rows, cols = adaptive_bounds(h, out_hw[0]), adaptive_bounds(w, out_hw[1])
+        sums = _window_sums(xp, _window_sums(xp, x._data.astype(acc, copy=False), -1, cols), -2, rows)
+        kh = xp.asarray([hi - lo for lo, hi in rows], dtype=acc).reshape(-1, 1)
+        kw = xp.asarray([hi - lo for lo, hi in cols], dtype=acc)
+        with _fp_quiet():  # (inf - inf in a window is nan, silently)
+            out = (sums / kh / kw).astype(dt, copy=False)
+        return in_format(out, fmt, xp)
 
     @staticmethod
     def backward(ctx, grad):
         from .._tensor import Tensor
+        ctx.saved_tensors  # noqa: B018  (refused once freed)
         ph, pw = (Tensor._make(m, grad._device) for m in ctx.mats)
-        return (ph.t() @ grad @ pw,)
+        return (to_format(ph.t() @ grad @ pw, ctx.fmt),)
 
 
 class AdaptiveMaxPool2d(MultiOutputPrimitive):
@@ -601,13 +637,17 @@ class AdaptiveMaxPool2d(MultiOutputPrimitive):
             for j, (c0, c1) in enumerate(adaptive_bounds(w, out_hw[1])):
                 arg = a[:, :, r0:r1, c0:c1].reshape(m, 1, -1).argmax(axis=-1)
                 index[:, :, i, j] = (r0 + arg // (c1 - c0)) * w + c0 + arg % (c1 - c0)
-        ctx.index, ctx.in_shape = index, tuple(a.shape)
+        fmt = suggest_memory_format(x)
+        ctx.index, ctx.in_shape, ctx.fmt = index, tuple(x.shape), fmt
+        ctx._keeps_values = True  # (PyTorch's node keeps the input: a second backward is refused)
+        ctx.image = tuple(x.shape) if x.ndim == 4 else tuple(a.shape)  # (N, C, H, W), or (N*C, 1, H, W)
         values = xp.take_along_axis(a.reshape(m, 1, -1), index.reshape(m, 1, -1), axis=2)
         shape = tuple(x.shape[:-2]) + tuple(out_hw)
-        return values.reshape(shape), index.reshape(shape)
+        return in_format(values.reshape(shape), fmt, xp), in_format(index.reshape(shape), fmt, xp)
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
+        ctx.saved_tensors  # noqa: B018  (refused once freed)
         g = grad.reshape(ctx.index.shape)
-        out = PoolScatter.apply(g, index=ctx.index, pads=(0, 0), in_shape=ctx.in_shape)
-        return (out.reshape(tuple(grad.shape[:-2]) + ctx.in_shape[-2:]),)
+        out = PoolScatter.apply(g, index=ctx.index, pads=(0, 0), in_shape=ctx.image, fmt=ctx.fmt)
+        return (out.reshape(ctx.in_shape),)

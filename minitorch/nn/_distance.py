@@ -27,7 +27,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     if not common.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {common._short} "
                            "(cosine_similarity: convert the inputs with .float())")
-    x1, x2 = (x if x.dtype is common else x.to(common) for x in (x1, x2))  # both in the common dtype
+    # integer inputs are cast; a float input keeps its own dtype until the product promotes it (as in PyTorch)
+    x1, x2 = (x if x.dtype.is_floating_point else x.to(common) for x in (x1, x2))
     shape = broadcast_shapes(x1.shape, x2.shape)
     x1, x2 = expand(x1, shape), expand(x2, shape)
     n1, n2 = x1.norm(2, dim, keepdim=True).clone(), x2.norm(2, dim, keepdim=True).clone()

@@ -15,6 +15,7 @@ kernels: tests/test_nn_functional_dtypes.py runs every function over every dtype
 from __future__ import annotations
 
 from .._dtype import can_cast
+from .._errors import hinted
 
 FLOATING = frozenset({"float16", "float32", "float64"})
 INTEGRAL = frozenset({"uint8", "int8", "int16", "int32", "int64"})
@@ -34,24 +35,24 @@ def check(kernel, dtype, accepts=FLOATING, op=None):
     else:
         fix = "convert it with .float() or .long()" if "int64" in accepts else "convert it with .to(...)"
         what = "a non-bool" if accepts == NOT_BOOL else "a " + ", ".join(sorted(accepts))
-    raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype._short}\' ({op or kernel} takes {what} '
-                              f"tensor, got {dtype.name}: {fix})")
+    raise hinted(NotImplementedError, f'"{kernel}" not implemented for \'{dtype._short}\'',
+                 f"{op or kernel} takes {what} tensor, got {dtype.name}: {fix}")
 
 
 def same_dtype(found, expected, op):
     """PyTorch's check that two operands of a fused kernel (input and target, say) share a dtype."""
     if found.dtype is not expected.dtype:
-        raise RuntimeError(f"Found dtype {found.dtype._short} but expected {expected.dtype._short} ({op} takes "
-                           f"operands of one dtype: convert one, e.g. target.to(input.dtype))")
+        raise hinted(RuntimeError, f"Found dtype {found.dtype._short} but expected {expected.dtype._short}",
+                     f"{op} takes operands of one dtype: convert one, e.g. target.to(input.dtype)")
 
 
 def cast_to(result, out, op):
     """PyTorch's check when a kernel writes a result of dtype `result` into a tensor of dtype `out`
     (a float result into an integer tensor, any number into a bool one)."""
     if not can_cast(result, out):
-        raise RuntimeError(f"result type {result._short} can't be cast to the desired output type {out._short} "
-                           f"({op} writes its result in the dtype {out.name}: convert the operands to a floating "
-                           "point dtype)")
+        raise hinted(RuntimeError, f"result type {result._short} can't be cast to the desired output type "
+                     f"{out._short}", f"{op} writes its result in the dtype {out.name}: convert the operands to a "
+                     "floating point dtype")
 
 
 def no_grad_arg(t, name, op):

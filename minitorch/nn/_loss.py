@@ -18,7 +18,7 @@ from . import _kernels
 from .._ops import reduce as _reduce
 from .._ops import _prim
 from .._ops._prim import Primitive
-from .._ops.common import result_dtype
+from .._ops.common import broadcast_shapes, result_dtype
 from .._ops.pointwise import Div, _fp_quiet, where
 
 
@@ -68,10 +68,15 @@ def _reduce_array(xp, loss, reduction):
 
 
 def _same_size(input, target, name):  # noqa: A002
-    if target.shape != input.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
-                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have "
-                      "the same size.", stacklevel=3)
+    """PyTorch's warning for operands of different shapes, which it then broadcasts to one shape
+    (so a 0-d operand takes part in dtype promotion as a full tensor)."""
+    if target.shape == input.shape:
+        return input, target
+    warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                  "This will likely lead to incorrect results due to broadcasting. Please ensure they have "
+                  "the same size.", stacklevel=3)
+    from .._ops.shape_ops import broadcast_tensors
+    return broadcast_tensors(input, target)
 
 
 def _promote(input, target):  # noqa: A002
@@ -234,17 +239,18 @@ class BinaryCrossEntropyWithLogits(_PointwiseLoss):
 
     @staticmethod
     def slopes(x, y, weight, pos_weight):
+        # (PyTorch's backward formulas, in its order of operations, so that they round as its do)
+        from ._activation import logsigmoid
         w = 1 if weight is None else weight
-        s_neg = (-x).sigmoid()
         if pos_weight is None:
-            return w * ((1 - y) - s_neg), w * -x
-        softplus = (-x).relu() + (-x.abs()).exp().log1p()  # log(1 + exp(-x)), stable
-        return w * ((1 - y) - (1 + (pos_weight - 1) * y) * s_neg), w * (-x + (pos_weight - 1) * softplus)
+            return w * (x.sigmoid() - y), w * -x
+        t = pos_weight * y
+        return w * ((t + 1 - y) * x.sigmoid() - t), w * (logsigmoid(-x) - logsigmoid(x) * pos_weight)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):  # noqa: A002
     """mean((input - target)^2)."""
-    _same_size(input, target, "mse_loss")
+    input, target = _same_size(input, target, "mse_loss")  # noqa: A001
     reduction = _legacy(size_average, reduce, reduction)
     _kernels.check("mse_cpu", result_dtype(input, target), op="mse_loss")
     if weight is not None:
@@ -257,7 +263,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):  # noqa: A002
     """mean(|input - target|)."""
-    _same_size(input, target, "l1_loss")
+    input, target = _same_size(input, target, "l1_loss")  # noqa: A001
     reduction = _legacy(size_average, reduce, reduction)
     loss = (input - target).abs()
     if weight is not None:
@@ -269,7 +275,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):  # noqa: A002
     """Squared error below beta, absolute error (less 0.5 beta) above: robust to outliers."""
-    _same_size(input, target, "smooth_l1_loss")
+    input, target = _same_size(input, target, "smooth_l1_loss")  # noqa: A001
     reduction = _legacy(size_average, reduce, reduction)
     if not beta >= 0:  # (NaN too, as PyTorch's check)
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
@@ -281,7 +287,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa: A002
     """Squared error below delta, delta * (absolute error - 0.5 delta) above."""
-    _same_size(input, target, "huber_loss")
+    input, target = _same_size(input, target, "huber_loss")  # noqa: A001
     _check_reduction(reduction)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -335,13 +341,13 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     _kernels.same_dtype(target, input, "binary_cross_entropy")
     _kernels.check("binary_cross_entropy", input.dtype, op="binary_cross_entropy")
     a = input._data
-    if a.size and bool(((a < 0) | (a > 1)).any()):
-        raise RuntimeError("all elements of input should be between 0 and 1 (pass probabilities, e.g. after a "
-                           "sigmoid; for raw scores use binary_cross_entropy_with_logits)")
+    if a.size and not bool(((a >= 0) & (a <= 1)).all()):  # (NaN fails, as in PyTorch)
+        raise hinted(RuntimeError, "all elements of input should be between 0 and 1", "pass probabilities, e.g. "
+                     "after a sigmoid; for raw scores use binary_cross_entropy_with_logits")
     b = target._data
-    if b.size and bool(((b < 0) | (b > 1)).any()):
-        raise RuntimeError("all elements of target should be between 0 and 1 (binary_cross_entropy takes "
-                           "probabilities as targets)")
+    if b.size and not bool(((b >= 0) & (b <= 1)).all()):
+        raise hinted(RuntimeError, "all elements of target should be between 0 and 1",
+                     "binary_cross_entropy takes probabilities as targets")
     input, target = _promote(input, target)  # noqa: A001
     return BinaryCrossEntropy.apply(input, target, reduction=reduction, weight=_bce_weight(weight, target))
 
@@ -363,6 +369,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                            "`logical_xor()` operator instead. (binary_cross_entropy_with_logits takes float targets: "
                            "use target.float())")
     _kernels.cast_to(input.dtype, target.dtype, "binary_cross_entropy_with_logits")
+    if pos_weight is not None:  # (PyTorch broadcasts pos_weight against the target first)
+        broadcast_shapes(pos_weight.shape, target.shape, op="binary_cross_entropy_with_logits")
     pos_weight = None if pos_weight is None else pos_weight.detach()
     return BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction, out_dtype=target.dtype,
                                               weight=_bce_weight(weight, target), pos_weight=pos_weight)

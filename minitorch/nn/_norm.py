@@ -13,6 +13,9 @@ textbook backward
     dx    = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat))    (batch statistics)
     dx    = rstd * dxhat                                                 (fixed statistics)
     dweight = sum of g * xhat,   dbias = sum of g     (over every axis but the channel's)
+
+batch and group norm give their result (and the input's gradient) the input's channels-last
+layout when it has one, layer norm is always row-major, as PyTorch's kernels (nn/_layout.py).
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from .._ops._prim import Primitive
 from . import _kernels
 from .._ops.pointwise import _fp_quiet
 from .._tensor import Tensor
+from ._layout import CONTIGUOUS, in_format, suggest_memory_format, to_format
 from ..autograd.grad_mode import no_grad
 
 
@@ -27,11 +31,12 @@ class Normalize(Primitive):
     """y = (x - mean) * rstd * weight + bias. The statistics are over `axes` of x viewed as
     `gshape` (group norm views (N, C, ...) as (N, groups, rest)); `wshape` is how weight and
     bias broadcast against x. `stats` = (mean, rstd) arrays fixes the statistics (batch norm
-    in eval mode); then no gradient flows through them."""
+    in eval mode); then no gradient flows through them. `fmt`: the result's layout (_layout.py).
+    Half is normalised in float32; `round_stats` rounds its mean and rstd to half first."""
     _node_name = "NativeLayerNormBackward0"
 
     @staticmethod
-    def forward(ctx, x, weight, bias, *, gshape, axes, wshape, eps, stats=None):
+    def forward(ctx, x, weight, bias, *, gshape, axes, wshape, eps, stats=None, fmt=CONTIGUOUS, round_stats=False):
         xp = x._device.xp
         xg = x._data.reshape(gshape)
         if xg.dtype.itemsize == 2:  # half precision is normalised in float32, as PyTorch's kernels do
@@ -42,15 +47,17 @@ class Normalize(Primitive):
                 rstd = 1 / xp.sqrt(((xg - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
             else:
                 mean, rstd = stats
+            if round_stats:  # PyTorch's half batch norm keeps its statistics in half (no float parameter)
+                mean, rstd = (a.astype(x._data.dtype).astype(xg.dtype) for a in (mean, rstd))
             out = ((xg - mean) * rstd).reshape(x.shape)
             if weight is not None:
                 out = out * weight._data.reshape(wshape)
             if bias is not None:
                 out = out + bias._data.reshape(wshape)
         ctx.save_for_backward(x, weight)
-        ctx.geom, ctx.stats = (gshape, axes, wshape, eps), stats
+        ctx.geom, ctx.stats, ctx.fmt = (gshape, axes, wshape, eps), stats, fmt
         ctx.bias_shape = None if bias is None else tuple(bias.shape)
-        return out.astype(x._data.dtype, copy=False)
+        return in_format(out.astype(x._data.dtype, copy=False), fmt, xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -61,7 +68,7 @@ class Normalize(Primitive):
             mean = xg.mean(axes, keepdim=True)
             rstd = (xg.var(axes, unbiased=False, keepdim=True) + eps).rsqrt()
         else:
-            mean, rstd = (Tensor._make(a, x._device) for a in ctx.stats)
+            mean, rstd = (Tensor._make(a.astype(x._data.dtype, copy=False), x._device) for a in ctx.stats)
         xhat = (xg - mean) * rstd
         need = ctx.needs_input_grad
         gx = gw = gb = None
@@ -69,7 +76,7 @@ class Normalize(Primitive):
             d = (grad if weight is None else grad * weight.reshape(wshape)).reshape(gshape)
             if ctx.stats is None:
                 d = d - d.mean(axes, keepdim=True) - xhat * (d * xhat).mean(axes, keepdim=True)
-            gx = (d * rstd).reshape(x.shape)
+            gx = to_format((d * rstd).reshape(x.shape), ctx.fmt)
         if len(need) > 1 and need[1]:
             gw = _sum_over(grad * xhat.reshape(x.shape), wshape).reshape(weight.shape)
         if len(need) > 2 and need[2]:
@@ -128,32 +135,37 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     axes = (0,) + tuple(range(2, input.ndim))
     wshape = _channel_shape(input)
     xp = input._device.xp
+    acc = xp.float32 if input.dtype.name == "float16" else input._data.dtype  # half's statistics in float, as PyTorch
+    # ... which then rounds them to half unless a parameter is float32 (its "mixed" kernel)
+    rounded = input.dtype.name == "float16" and not any(
+        t is not None and t.dtype.name == "float32" for t in (weight, bias, running_mean, running_var))
     if training:
         count = input.numel() // c if c else 0
         if count <= 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size "
                              f"{input.shape}")
         if running_mean is not None or running_var is not None:
-            a = input._data
-            mean = a.mean(axis=axes)
-            var = a.var(axis=axes)
-            with no_grad():
+            a = input._data.astype(acc, copy=False)
+            with _fp_quiet():
+                mean = a.mean(axis=axes)
+                var = a.var(axis=axes)
+                # PyTorch's kernel writes them in its accumulation precision, in place, _version unchanged
                 if running_mean is not None:
-                    running_mean.mul_(1 - momentum).add_(Tensor._make(mean.astype(running_mean._data.dtype),
-                                                                      input._device) * momentum)
+                    rm = running_mean._data
+                    rm[...] = momentum * mean + (1 - momentum) * rm.astype(acc, copy=False)
                 if running_var is not None:
-                    unbiased = var * (count / (count - 1))
-                    running_var.mul_(1 - momentum).add_(Tensor._make(unbiased.astype(running_var._data.dtype),
-                                                                     input._device) * momentum)
-        return BatchNorm.apply(input, weight, bias, gshape=input.shape, axes=axes, wshape=wshape, eps=eps)
+                    rv = running_var._data
+                    rv[...] = momentum * (var * (count / (count - 1))) + (1 - momentum) * rv.astype(acc, copy=False)
+        return BatchNorm.apply(input, weight, bias, gshape=input.shape, axes=axes, wshape=wshape, eps=eps,
+                               fmt=suggest_memory_format(input), round_stats=rounded)
     if running_mean is None or running_var is None:
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode (pass the running "
                            "statistics, or training=True)")
-    dt = input._data.dtype
-    mean = running_mean._data.reshape(wshape).astype(dt)
-    rstd = (1 / xp.sqrt(running_var._data.reshape(wshape) + eps)).astype(dt)
+    mean = running_mean._data.reshape(wshape).astype(acc)
+    with _fp_quiet():
+        rstd = 1 / xp.sqrt(running_var._data.reshape(wshape).astype(acc) + eps)
     return BatchNorm.apply(input, weight, bias, gshape=input.shape, axes=axes, wshape=wshape, eps=eps,
-                           stats=(mean, rstd))
+                           stats=(mean, rstd), fmt=suggest_memory_format(input))
 
 
 def _normalized_shape(normalized_shape):
@@ -192,7 +204,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):  # noqa: A0
                            f"shape {list(input.shape)} and num_groups={num_groups}")
     _check_params("GroupNormKernelImpl", "group_norm", input, weight, bias)
     return GroupNorm.apply(input, weight, bias, gshape=(n, num_groups, -1), axes=(2,), wshape=_channel_shape(input),
-                           eps=eps)
+                           eps=eps, fmt=suggest_memory_format(input))
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,  # noqa: A002
@@ -219,14 +231,15 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):  # noqa: A002
     machine epsilon, as in PyTorch)."""
     shape = _normalized_shape(normalized_shape)
     _kernels.check("rms_norm", input.dtype, op="rms_norm")
-    if eps is None:
-        eps = float(input._device.xp.finfo(input._data.dtype).eps)
+    if eps is None:  # (of float32 for half, the precision PyTorch computes it in)
+        xp = input._device.xp
+        eps = float(xp.finfo(xp.float32 if input.dtype.name == "float16" else input._data.dtype).eps)
     dims = tuple(range(input.ndim - len(shape), input.ndim))
     x = input.float() if input.dtype.name == "float16" else input  # half is normalised in float32, as in PyTorch
-    out = (x * ((x * x).mean(dims, keepdim=True) + eps).rsqrt()).to(input.dtype)
-    if weight is None:
-        return out
-    out = out * weight
+    out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    if weight is not None:
+        out = out * weight
+    out = to_format(out, suggest_memory_format(input))  # (PyTorch's composite ends with a copy into this layout)
     return out if out.dtype is input.dtype else out.to(input.dtype)  # (PyTorch's result keeps the input's dtype)
 
 
@@ -249,7 +262,10 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):  # noqa: A00
     if input.numel() == 0:
         return input
     n, c = input.shape[:2]
-    div = (input * input).reshape(n, 1, c, -1)  # channels as rows, every position a column
+    div = input * input
+    if input.ndim > 3:  # (PyTorch views it as (N, 1, C, H, rest), which a volume's layout may refuse)
+        div = div.view(n, 1, c, input.shape[2], -1)
+    div = div.reshape(n, 1, c, -1)  # channels as rows, every position a column
     div = pad(div, (0, 0, size // 2, (size - 1) // 2))
     div = avg_pool2d(div, (size, 1), stride=1).reshape(input.shape)
     div = (div * alpha + k).pow(beta)

@@ -8,12 +8,18 @@
 Constant padding is one primitive whose backward is the opposite padding (a crop). The other
 modes are an index map per padded dim (output position -> input position): forward gathers
 along it, backward adds every gradient back to the position it was read from.
+
+The result is laid out as PyTorch's kernels lay it out (nn/_layout.py): channels-last for an
+input stored channels-last, row-major otherwise; a pad that only crops is a copy of the crop
+that keeps its layout (as `clone()`); circular padding is always row-major.
 """
 from __future__ import annotations
 
 from .._ops._prim import Primitive
 from . import _kernels
+from .._ops.common import elem_strides, like_strides, relayout
 from .._ops.index import index_add_flat
+from ._layout import CONTIGUOUS, in_format, suggest_memory_format
 
 
 class ConstantPadNd(Primitive):
@@ -27,7 +33,10 @@ class ConstantPadNd(Primitive):
         xp = x._device.xp
         ctx.pads = pads
         a = x._data[tuple(slice(max(-lo, 0), n - max(-hi, 0)) for (lo, hi), n in zip(pads, x.shape))]
-        return xp.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in pads], mode="constant", constant_values=value)
+        if all(lo <= 0 and hi <= 0 for lo, hi in pads):  # only a crop: PyTorch clones it
+            return relayout(a, like_strides(a.shape, elem_strides(a)), xp, copy=True)
+        out = xp.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in pads], mode="constant", constant_values=value)
+        return in_format(out, suggest_memory_format(x), xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -49,19 +58,26 @@ class IndexPad(Primitive):
     """out = x gathered along each padded dim by its index map (reflect, replicate, circular).
     backward: the adjoint, IndexPadAdd."""
     reads_input_in_backward = False
+    keeps_input = False  # PyTorch's reflection / replication nodes keep the input (a second backward is refused)
 
     @classmethod
     def forward(cls, ctx, x, *, maps):
         xp = x._device.xp
         ctx.maps, ctx.in_shape = maps, tuple(x.shape)
+        ctx.fmt = fmt = suggest_memory_format(x) if cls.keeps_input else CONTIGUOUS  # (circular: always row-major)
+        if cls.keeps_input:
+            ctx.save_for_backward(x)
+        else:
+            ctx._keeps_values = True  # (PyTorch's circular pad, CopySlices over narrowed copies, is freed by backward)
         out = x._data
         for axis, idx in maps:
             out = xp.take(out, idx, axis=axis)
-        return out
+        return in_format(out, fmt, xp)
 
     @staticmethod
     def backward(ctx, grad):
-        return (IndexPadAdd.apply(grad, maps=ctx.maps, in_shape=ctx.in_shape),)
+        ctx.saved_tensors  # noqa: B018  (refused once freed, or when a kept input was changed in place)
+        return (IndexPadAdd.apply(grad, maps=ctx.maps, in_shape=ctx.in_shape, fmt=ctx.fmt),)
 
 
 class IndexPadAdd(Primitive):
@@ -70,7 +86,7 @@ class IndexPadAdd(Primitive):
     reads_input_in_backward = False
 
     @staticmethod
-    def forward(ctx, grad, *, maps, in_shape):
+    def forward(ctx, grad, *, maps, in_shape, fmt=CONTIGUOUS):
         xp = grad._device.xp
         ctx.maps = maps
         out = grad._data
@@ -79,7 +95,7 @@ class IndexPadAdd(Primitive):
             acc = xp.zeros((in_shape[axis],) + moved.shape[1:], dtype=out.dtype)
             index_add_flat(xp, acc, idx, moved)
             out = xp.moveaxis(acc, 0, axis)
-        return xp.ascontiguousarray(out)
+        return in_format(out, fmt, xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -89,7 +105,8 @@ class IndexPadAdd(Primitive):
 def _named(mode, nd):
     names = {"reflect": f"ReflectionPad{nd}DBackward0", "replicate": f"ReplicationPad{nd}DBackward0",
              "circular": "CopySlices", None: "IndexPadBackward0"}
-    return type(names[mode].replace("Backward0", ""), (IndexPad,), {"_node_name": names[mode]})
+    return type(names[mode].replace("Backward0", ""), (IndexPad,),
+                {"_node_name": names[mode], "keeps_input": mode in ("reflect", "replicate")})
 
 
 # one subclass per PyTorch node name (ReflectionPad2DBackward0, ...)
@@ -140,6 +157,11 @@ def pad(input, pad, mode="constant", value=None):  # noqa: A002
     if not (nd + 1 <= input.ndim <= nd + 2) or nd > 3:
         raise NotImplementedError(f"Padding size {len(amounts)} is not supported for {input.ndim}D input tensor.\n"
                                   + _COMBINATIONS)
+    if mode != "circular":  # PyTorch's reflection / replication kernels take an empty batch, no other empty dim
+        batched = input.ndim == nd + 2
+        if any(n == 0 for n in input.shape[1 if batched else 0:]):
+            raise RuntimeError(f"Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with possibly 0 batch size and "
+                               f"other non-zero dimensions for input, but got: {list(input.shape)}")
     xp = input._device.xp
     maps = []
     for i, (lo, hi) in enumerate(pairs):
@@ -149,8 +171,12 @@ def pad(input, pad, mode="constant", value=None):  # noqa: A002
             raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding input "
                                f"dimension, but got: padding ({lo}, {hi}) at dimension {axis} of input "
                                f"{list(input.shape)}")
+        if nd == 1 and mode != "circular" and n + lo + hi < 1:
+            raise RuntimeError(f"input (W: {n}) is too small. Calculated output W: {n + lo + hi}")
         if mode == "circular" and (lo > n or hi > n):
             raise RuntimeError("Padding value causes wrapping around more than once.")
+        if mode == "circular" and n + lo + hi < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
         if mode == "replicate" and n == 0:
             raise RuntimeError(f"Expected input dimension {axis} to be non-empty for replication padding")
         maps.append((axis, _source(xp, n, lo, hi, mode)))

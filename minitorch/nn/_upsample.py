@@ -10,6 +10,9 @@ Source coordinates are computed as PyTorch computes them, in the input's precisi
     align_corners=True:   src = dst * (in - 1) / (out - 1)
     align_corners=False:  src = (dst + 0.5) * scale - 0.5, clamped at 0 (linear modes)
     nearest:              src = floor(dst * scale)          scale = in / out, or 1 / scale_factor
+
+Results are laid out as PyTorch's kernels lay them out (nn/_layout.py): channels-last for an
+input stored channels-last, row-major otherwise; interpolate's gradient is always row-major.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ import numbers
 from .._ops._prim import Primitive
 from . import _kernels
 from .._ops.index import index_add_flat
+from ._layout import CHANNELS_LAST, CONTIGUOUS, in_format, suggest_memory_format, to_format
 
 _NAMES = {"nearest": "UpsampleNearest{}DBackward0", "nearest-exact": "UpsampleNearestExact{}DBackward0",
           "linear": "UpsampleLinear1DBackward0", "bilinear": "UpsampleBilinear2DBackward0",
@@ -45,7 +49,9 @@ class Resample(Primitive):
             out = acc
         if x._data.dtype == xp.uint8:  # (an image of bytes stays one, rounded)
             out = xp.clip(xp.rint(out), 0, 255).astype(xp.uint8)
-        return xp.ascontiguousarray(out)
+        elif out.dtype != x._data.dtype:  # half, computed in float32
+            out = out.astype(x._data.dtype)
+        return in_format(out, suggest_memory_format(x), xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -59,7 +65,7 @@ class Resample(Primitive):
             for idx, w in dim_taps:
                 index_add_flat(xp, m.reshape(-1), rows * n_in + idx, w)
             g = (g.movedim(axis, -1) @ Tensor._make(m, grad._device)).movedim(-1, axis)
-        return (g,)
+        return (to_format(g, CONTIGUOUS),)
 
 
 def _node(mode, nd):
@@ -92,6 +98,8 @@ def _taps(xp, mode, n_in, n_out, align_corners, scale, dt):
         base = base.astype(xp.int64)
         coeffs = _cubic_coefficients(t, dt)
         return [(xp.clip(base - 1 + k, 0, n_in - 1), coeffs[k]) for k in range(4)]
+    if n_in == n_out:  # PyTorch copies: both taps on the element itself, weights 1 and 0 (inf * 0 is nan there)
+        return [(xp.arange(n_out), one), (xp.arange(n_out), xp.zeros(n_out, dtype=dt))]
     src = xp.maximum(src, dt(0))
     i0 = src.astype(xp.int64)  # truncation, as PyTorch (src >= 0 here)
     i1 = xp.where(i0 < n_in - 1, i0 + 1, i0)
@@ -185,11 +193,14 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
                            f"({', '.join(map(str, input.shape[2:]))}) and output "
                            f"({', '.join(map(str, out_size))})")
+    if input.numel() == 0 and 0 in tuple(input.shape[1:]):  # (an empty batch is fine)
+        raise RuntimeError(f"Non-empty {input.ndim}D data tensor expected but got a tensor with sizes "
+                           f"{list(input.shape)}")
     _kernels.check(_kernel(mode, dim), input.dtype, _kernels.FLOATING | ({"uint8"} if mode != "linear" else set()),
                    "interpolate")
     xp = input._device.xp
     dt = input._data.dtype.type
-    if input.dtype.name == "uint8":  # (weights and source positions in float, as PyTorch's uint8 kernels)
+    if input.dtype.name in ("uint8", "float16"):  # (weights, positions and sums in float, as PyTorch's kernels)
         dt = xp.float32
     taps = tuple((2 + i, _taps(xp, mode, input.shape[2 + i], out_size[i], align_corners, scales[i], dt))
                  for i in range(dim))
@@ -248,7 +259,7 @@ class PixelShuffle(Primitive):
     @staticmethod
     def forward(ctx, a, *, r):
         ctx.r = r
-        return _shuffle(a._data, r)
+        return in_format(_shuffle(a._data, r), suggest_memory_format(a), a._device.xp)
 
     @staticmethod
     def backward(ctx, grad):
@@ -261,15 +272,22 @@ class PixelUnshuffle(Primitive):
     @staticmethod
     def forward(ctx, a, *, r):
         ctx.r = r
-        return _unshuffle(a._data, r)
+        return in_format(_unshuffle(a._data, r), suggest_memory_format(a), a._device.xp)
 
     @staticmethod
     def backward(ctx, grad):
         return (PixelShuffle.apply(grad, r=ctx.r),)
 
 
+def _check_format(input):  # noqa: A002
+    if input.ndim == 5 and suggest_memory_format(input) == CHANNELS_LAST:  # (NDHWC: PyTorch's kernels refuse it)
+        raise RuntimeError("Unsupported memory format. Supports only ChannelsLast, Contiguous (the input is a 5-D "
+                           "tensor stored channels-last: call .contiguous() first)")
+
+
 def pixel_shuffle(input, upscale_factor):  # noqa: A002
     """(*, C*r*r, H, W) -> (*, C, H*r, W*r): channels become sub-pixel positions."""
+    _check_format(input)
     r = upscale_factor
     c = input.shape[-3]
     if c % (r * r):
@@ -280,6 +298,7 @@ def pixel_shuffle(input, upscale_factor):  # noqa: A002
 
 def pixel_unshuffle(input, downscale_factor):  # noqa: A002
     """(*, C, H*r, W*r) -> (*, C*r*r, H, W): the inverse of pixel_shuffle."""
+    _check_format(input)
     r = downscale_factor
     h, w = input.shape[-2:]
     if h % r or w % r:

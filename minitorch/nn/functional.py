@@ -22,10 +22,12 @@ import warnings
 from .. import _dtype, _factories
 from .._errors import hinted
 from .._ops import reduce as _reduce
-from .._tensor import Tensor
+from .._tensor import Tensor, contiguous_format
+from ..autograd.grad_mode import STATE
 from . import _conv, _embedding, _fused, _kernels
 from .embedding_bag import embedding_bag  # noqa: F401
 from ._embedding import EmbeddingLookup
+from ._layout import CHANNELS_LAST, suggest_memory_format
 from ._loss import (_check_reduction, _class_dim, _reduce_loss, binary_cross_entropy,  # noqa: F401
                     binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy, gaussian_nll_loss,
                     hinge_embedding_loss, huber_loss, kl_div, l1_loss, margin_ranking_loss, mse_loss,
@@ -374,6 +376,8 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                      (1, _ntuple(dilation, 1)[0]), ceil_mode, return_indices)
     if return_indices:
         return out[0].squeeze(-2), out[1].squeeze(-2)
+    if not (input.requires_grad and STATE.enabled):  # PyTorch's kernel without a gradient: a fresh row-major result
+        return out.squeeze(-2).clone(memory_format=contiguous_format)
     return out.squeeze(-2)
 
 
@@ -414,7 +418,11 @@ def adaptive_avg_pool2d(input, output_size):  # noqa: A002
     _adaptive_input(input, 2, "adaptive_avg_pool2d")
     size = _adaptive_size(input, output_size, 2)
     if size == (1, 1):  # PyTorch takes the mean here (MeanBackward1)
-        return input.mean((-1, -2), keepdim=True)
+        out = input.mean((-1, -2), keepdim=True)
+        if suggest_memory_format(input) == CHANNELS_LAST:  # then restrides it in place (AsStridedBackward1)
+            n, c = input.shape[:2]
+            out.as_strided_((n, c, 1, 1), (c, 1, c, c))
+        return out
     _kernels.check("adaptive_avg_pool2d", input.dtype)
     return _conv.AdaptiveAvgPool2d.apply(input, out_hw=size)
 

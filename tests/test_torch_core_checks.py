@@ -1,0 +1,579 @@
+"""Corner cases of the core ops against PyTorch 2.13: how a Python number is written into a tensor
+(PyTorch's checked conversion: 300 does not fit int8, -1 wraps into uint8, a float is truncated),
+bound and alpha / value arguments (clamp, hardtanh, threshold, add, addcmul, where, linspace,
+logspace), arange / range and their checks in PyTorch's order, lerp's dtype rules, padding's shape
+checks, the gradient of the gate activations (a NaN or inf upstream gradient stops at a closed gate),
+the layout of cat's result, as_strided's default offset and as_strided_, and the result
+tensor ** tensor keeps for backward.
+
+Each case is a line of source run on both libraries: the same exception type (and, where marked
+exact, the same message), or the same values, dtype and shape. Skipped when PyTorch is not
+installed.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import minitorch
+
+torch = pytest.importorskip("torch", reason="PyTorch not installed: differential tests skipped")
+
+pytestmark = pytest.mark.torch
+
+NAMES = {"nan": math.nan, "inf": math.inf}
+
+
+def _flat(r):
+    if isinstance(r, (torch.Tensor, minitorch.Tensor)):
+        return ("tensor", str(r.dtype).split(".")[-1], tuple(r.shape), r.detach().numpy().copy())
+    if isinstance(r, (tuple, list)):  # (return types such as cummax's too)
+        return ("seq", tuple(_flat(x) for x in r))
+    return ("value", r)
+
+
+def _outcome(lib, src):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            r = eval(src, {"T": lib, **NAMES})  # noqa: S307  (the cases below, nothing else)
+        except Exception as e:  # noqa: BLE001
+            return ("raises", type(e).__name__, str(e).split("\n")[0])
+    return _flat(r)
+
+
+def _same(want, got, src):
+    assert want[0] == got[0], f"{src}: PyTorch {want}, minitorch {got}"
+    if want[0] == "tensor":
+        assert want[1:3] == got[1:3], f"{src}: PyTorch {want[1:3]}, minitorch {got[1:3]}"
+        if want[3].dtype.kind == "f":  # (to rounding: NumPy's and PyTorch's kernels may differ in the last bit)
+            np.testing.assert_allclose(got[3], want[3], rtol=2e-6, atol=0, equal_nan=True, err_msg=src)
+        else:
+            np.testing.assert_array_equal(got[3], want[3], err_msg=src)
+    elif want[0] == "seq":
+        assert len(want[1]) == len(got[1]), f"{src}: PyTorch {len(want[1])} results, minitorch {len(got[1])}"
+        for w, g in zip(want[1], got[1]):
+            _same(w, g, src)
+    else:
+        assert want == got, src
+
+
+def check(src, exact=False):
+    want, got = _outcome(torch, src), _outcome(minitorch, src)
+    if want[0] == "raises" and got[0] == "raises":
+        assert want[1] == got[1], f"{src}: PyTorch raises {want[1:]}, minitorch {got[1:]}"
+        if exact:
+            assert want[2] == got[2].replace("minitorch", "torch"), f"{src}: message {got[2]!r}, PyTorch's {want[2]!r}"
+        return
+    _same(want, got, src)
+
+
+INT_DTYPES = ["uint8", "int8", "int16", "int32", "int64"]
+
+# writing a Python number into a tensor: fills, bounds, alpha / value, elementwise Python callables
+CONVERSIONS = [
+    "T.zeros(3, dtype=T.{dt}).fill_({v})",
+    "T.full((2,), {v}, dtype=T.{dt})",
+    "T.ones(2, dtype=T.{dt}).masked_fill(T.tensor([True, False]), {v})",
+    "T.ones(2, dtype=T.{dt}).clamp({v})",
+    "T.ones(2, dtype=T.{dt}).clamp(max={v})",
+    "T.ones(2, dtype=T.{dt}).clamp_(min={v})",
+    "T.clamp_min(T.ones(2, dtype=T.{dt}), {v})",
+    "T.clamp_max(T.ones(2, dtype=T.{dt}), {v})",
+    "T.nn.functional.hardtanh(T.ones(2, dtype=T.{dt}), -1, {v})",
+    "T.nn.functional.threshold(T.ones(2, dtype=T.{dt}), {v}, 0)",
+    "T.nn.functional.threshold(T.ones(2, dtype=T.{dt}), 0, {v})",
+    "T.add(T.ones(2, dtype=T.{dt}), T.ones(2, dtype=T.{dt}), alpha={v})",
+    "T.ones(2, dtype=T.{dt}).sub_(1, alpha={v})",
+    "T.addcmul(T.ones(2, dtype=T.{dt}), T.ones(2, dtype=T.{dt}), T.ones(2, dtype=T.{dt}), value={v})",
+    "T.ones(2, dtype=T.{dt}).addcmul_(T.ones(2, dtype=T.{dt}), T.ones(2, dtype=T.{dt}), value={v})",
+    "T.where(T.tensor([True, False]), T.ones(2, dtype=T.{dt}), {v})",
+    "T.where(T.tensor([True, False]), {v}, T.ones(2, dtype=T.{dt}))",
+    "T.ones(2, dtype=T.{dt}).apply_(lambda x: {v})",
+    "T.ones(2, dtype=T.{dt}).map_(T.ones(2, dtype=T.{dt}), lambda x, y: {v})",
+    "T.linspace(0, {v}, 3, dtype=T.{dt})",
+    "T.logspace(0, {v}, 3, dtype=T.{dt})",
+]
+NUMBERS = ["1", "2.7", "-1", "-1.5", "127", "128", "-129", "255", "256", "-256", "40000", "2**31", "nan", "inf",
+           "True"]
+
+
+@pytest.mark.parametrize("template", CONVERSIONS)
+@pytest.mark.parametrize("dt", INT_DTYPES + ["bool", "float16", "float32"])
+def test_number_written_into_a_tensor(template, dt):
+    for v in NUMBERS:
+        if "logspace" in template and v in ("255", "256", "40000", "2**31", "128", "127"):
+            continue  # (10 ** 127 in float is inf: what an integer dtype then holds is the C cast's)
+        check(template.format(dt=dt, v=v))
+
+
+SCALAR_CASES = [
+    # bool tensors: PyTorch's kernels refuse them, or promote for an int / float bound
+    "T.clamp(T.tensor([True]), max=False)", "T.clamp(T.tensor([True]), min=False)",
+    "T.clamp(T.tensor([True]), False, True)", "T.clamp_min(T.tensor([True]), False)",
+    "T.tensor([True]).clamp_(max=False)", "T.clamp(T.tensor([True]), min=0)", "T.clamp(T.tensor([True]), max=0.5)",
+    "+T.tensor([True])", "+T.tensor([1])", "T.positive(T.tensor([True]))",
+    "T.addcmul(T.tensor([True]), T.tensor([True]), T.tensor([True]), value=2)",
+    # alpha
+    "T.sub(T.tensor([2, 5], dtype=T.uint8), T.tensor(5, dtype=T.uint8), alpha=True)",
+    "T.add(T.tensor([2., 5]), 1, alpha=True)", "T.add(T.tensor([True]), T.tensor([True]), alpha=False)",
+    "T.tensor([2, 5]).add_(T.tensor(5), alpha=True)", "T.rsub(T.tensor([2, 5]), 1, alpha=True)",
+    "T.add(T.tensor([1.], dtype=T.float16), T.tensor([1.], dtype=T.float16), alpha=1e6)",
+    "T.add(T.tensor([1.]), T.tensor([1.]), alpha=1e300)", "T.add(T.tensor([1]), T.tensor([1]), alpha=nan)",
+    "T.addcmul(T.tensor([1.], dtype=T.float16), T.tensor([2.], dtype=T.float16), T.tensor([3.], "
+    "dtype=T.float16), value=1e6)",
+    "T.addcmul(T.tensor([1.]), T.tensor([2.]), T.tensor([3.]), value=1e300)",
+    # arange / range / linspace / logspace
+    "T.arange(0, 3, dtype=T.bool)", "T.arange(-2.0, inf, 0.001)", "T.arange(0.001, inf, nan)", "T.arange(inf, -2, -1)",
+    "T.arange(inf, inf)", "T.arange(nan)", "T.arange(inf)", "T.arange(0, 5, nan)", "T.arange(0, 5, 0)",
+    "T.arange(0, 5, -1)", "T.arange(5, 0, 1)", "T.arange(0, 1e20, 1e-10)", "T.arange(0, 300, 100, dtype=T.int8)",
+    "T.arange(0, 3.5, dtype=T.int8)", "T.arange(T.tensor(3))", "T.arange(T.tensor([3]))",
+    "T.arange(0, T.tensor([3]))", "T.range(0, 3)", "T.range(0, 1, 0.3)", "T.range(5, 0, -2)",
+    "T.range(0, 3, dtype=T.int64)", "T.range(0, 3, 0)", "T.range(0, 3, -1)",
+    "T.linspace(0, 1, 3, dtype=T.bool)", "T.logspace(0, 1, 3, dtype=T.bool)", "T.linspace(0.5, 10.7, 4, dtype=T.int32)",
+    "T.linspace(-1, 10, 3, dtype=T.uint8)", "T.logspace(0, 2, 3, base=-2, dtype=T.int8)",
+    # lerp: end's and weight's dtypes are checked before the kernel's
+    "T.lerp(T.tensor([0], dtype=T.int8), T.tensor(3.0), 3.25)",
+    "T.lerp(T.tensor([0], dtype=T.int8), T.tensor([3], dtype=T.int8), 3.25)",
+    "T.lerp(T.tensor([0.], dtype=T.float16), T.tensor([3.]), 0.5)",
+    "T.lerp(T.tensor([0.]), T.tensor([3.], dtype=T.float64), 0.5)",
+    "T.lerp(T.tensor([0.]), T.tensor([3.]), T.tensor([0.5], dtype=T.float64))",
+    "T.lerp(T.tensor([0.]), T.tensor([3.]), T.tensor(0.5, dtype=T.float64))",
+    "T.lerp(T.zeros(3, 0, dtype=T.int16), T.tensor([], dtype=T.float16), T.tensor([], dtype=T.float16))",
+    "T.lerp(T.tensor([0.]), T.tensor([3.]), T.tensor([0, 1]))", "T.lerp(T.tensor([0]), T.tensor([3]), T.tensor([1]))",
+    "T.lerp(T.tensor([0]), T.tensor([3]), T.tensor(1.5))",
+    "T.lerp(T.tensor(0., dtype=T.float16), T.tensor(3., dtype=T.float16), T.tensor(0.3, dtype=T.float64))",
+    "T.tensor([0.]).lerp_(T.tensor([3.], dtype=T.float64), 0.5)",
+    # bitwise_not of floats, binary_cross_entropy of NaN
+    "T.bitwise_not(T.tensor([1.5], dtype=T.float16))", "T.tensor([1.5], dtype=T.float64).bitwise_not_()",
+    "T.nn.functional.binary_cross_entropy(T.tensor([nan, 0.5]), T.tensor([0.5, 0.5]))",
+    "T.nn.functional.binary_cross_entropy(T.tensor([0.5, 0.5]), T.tensor([nan, 0.5]))",
+    # functional transforms of an integer input
+    "T.autograd.functional.jacobian(lambda t: t.sin(), T.tensor([1, 2]))",
+    "T.autograd.functional.hessian(lambda t: t.sin().sum(), T.tensor([1, 2]))",
+    # softmax: the dim is checked before the dtype; an empty integer input is returned as it is
+    "T.softmax(T.arange(3), 5)", "T.log_softmax(T.tensor(3), 1)", "T.softmax(T.zeros(2, 0, dtype=T.long), 0)",
+    "T.nn.Softmax(dim=-2)(T.zeros(3, 0, 4, 0, dtype=T.uint8))", "T.nn.functional.glu(T.ones(1), -2)",
+]
+
+# 0-d and shape checks in PyTorch's order, hsplit / vsplit / dsplit, ldexp / nextafter, torch.special
+# extras, apply_ / map_ one element at a time, broadcast errors, identity-size interpolation
+MORE_CASES = [
+    "T.arange(36).reshape(2, 2, 3, 3).permute([2, 1, 0, 3]).mul(1).as_strided((2, 2), (1, 3), 2)",
+    "T.arange(36).reshape(2, 2, 3, 3).permute([2, 1, 0, 3]).mul(1).as_strided((4,), (1,))",
+    "T.arange(6.).reshape(2, 3).t().contiguous().t().as_strided((3,), (2,))",
+    "T.arange(6.)[2:].as_strided((2,), (1,))",
+    "T.zeros(0, 3, dtype=T.long).index_add(1, T.tensor([1, 1, 1]), T.zeros(0, 3, dtype=T.long), alpha=nan)",
+    "T.zeros(2, 3, dtype=T.long).index_add(1, T.tensor([1, 1, 1]), T.zeros(2, 3, dtype=T.long), alpha=nan)",
+    "T.zeros(2, 3, dtype=T.long).index_add(1, T.tensor([], dtype=T.long), T.zeros(2, 0, dtype=T.long), alpha=nan)",
+    "T.nonzero(T.tensor(2), as_tuple=True)[0]._base.stride()",
+    "T.ones(3)[1:].detach()._base", "T.ones(3).view(T.int32)._base", "T.ones(3)[1:].detach().storage_offset()",
+    'T.ones(2).narrow(0, 3, 0)',
+    'T.ones(2).narrow(0, -3, 0)',
+    'T.ones(2).narrow(0, -2, 1)',
+    'T.ones(2).narrow(0, 2, 0)',
+    'T.ones(2).narrow(0, 1, 2)',
+    'T.ones(2).narrow(0, 0, -1)',
+    'T.ones(2).narrow(1, 0, 1)',
+    'T.ones(2).narrow(0, T.tensor(1), 1)',
+    'T.normal(T.zeros(2, 0, dtype=T.long), 2.0)',
+    'T.randn_like(T.zeros(0, 1, dtype=T.int8))',
+    'T.randn_like(T.zeros(0, 1, dtype=T.int8), dtype=T.int16)',
+    'T.randn(0, dtype=T.int64)',
+    'T.rand(0, dtype=T.int64)',
+    'T.normal(T.zeros(2, dtype=T.long), nan)',
+    'T.normal(0., nan, (2,))',
+    'T.zeros(0, dtype=T.long).normal_()',
+    'T.zeros(2).normal_(0, nan)',
+    'T.normal(T.zeros(2), T.tensor([nan, 1.]))',
+    'T.rand_like(T.zeros(0, dtype=T.int8))',
+    'T.tensor(1.).split(1)',
+    'T.tensor(1.).split([1])',
+    'T.tensor(1.).chunk(2)',
+    'T.tensor(1.).chunk(2, 0)',
+    'T.tensor(1.).narrow(0, 0, 1)',
+    'T.tensor(1.).tensor_split(2)',
+    'T.tensor(1.).unbind()',
+    'T.tensor(1.).movedim(-1, -1)',
+    'T.tensor(1.).movedim(0, 0)',
+    'T.tensor(1.).movedim(1, 0)',
+    'T.tensor(1.).movedim((0,), (0,))',
+    'T.tensor(1.).moveaxis(0, 0)',
+    'T.tensor(1.).unflatten(0, (1, 1))',
+    'T.tensor(1.).hsplit(1)',
+    'T.tensor(1.).swapaxes(0, 0)',
+    'T.tensor(1.).transpose(0, -1)',
+    'T.tensor(1.).select(0, 0)',
+    'T.tensor(1.).diagonal()',
+    'T.tensor(1.).flip(0)',
+    'T.tensor(1.).roll(1, 0)',
+    'T.tensor(1.).roll(1)',
+    'T.tensor(1.).unfold(0, 1, 1)',
+    'T.tensor(1.).repeat_interleave(2, 0)',
+    'T.tensor(1.).cumsum(0)',
+    'T.tensor(1.).squeeze(0)',
+    'T.tensor(1.).unsqueeze(1)',
+    'T.tensor(1.).flatten(0, 0)',
+    'T.tensor(1.).view(1)',
+    'T.tensor(1.).expand(())',
+    'T.tensor(1.).permute()',
+    'T.tensor(1.).permute(0)',
+    'T.tensor(1.).t()',
+    'T.tensor(1.).T',
+    'T.tensor(1.).mT',
+    'T.tensor(1.).mH',
+    'T.tensor(1.).stride(0)',
+    'T.tensor(1.).size(0)',
+    'T.tensor(1.).size(-1)',
+    'T.ones(2, 3).stride(2)',
+    'T.mv(T.tensor(1), T.tensor([1, 2]))',
+    'T.mv(T.ones(2, 2), T.tensor(1.))',
+    'T.mm(T.tensor(1.), T.ones(2, 2))',
+    'T.bmm(T.tensor(1.), T.ones(2, 2))',
+    'T.addmm(T.tensor(1.), T.tensor(1.), T.ones(2, 2))',
+    'T.addmv(T.tensor(1.), T.tensor(1.), T.ones(2))',
+    'T.baddbmm(T.tensor(1.), T.tensor(1.), T.ones(2, 2))',
+    'T.baddbmm(T.tensor(1.), T.ones(2, 2, 2), T.ones(2, 2))',
+    'T.baddbmm(T.tensor(1.), T.ones(2, 2), T.ones(2, 2, 2))',
+    'T.baddbmm(T.tensor(1.), T.ones(2), T.ones(2, 2, 2))',
+    'T.addbmm(T.tensor(1.), T.ones(2, 2), T.ones(2, 2, 2))',
+    'T.addbmm(T.tensor(1.), T.ones(2, 2, 2), T.ones(2, 2))',
+    'T.addr(T.tensor(1.), T.tensor(1.), T.ones(2))',
+    'T.outer(T.tensor(1.), T.ones(2))',
+    'T.dot(T.tensor(1.), T.ones(2))',
+    'T.inner(T.tensor(1.), T.ones(2))',
+    'T.hsplit(T.ones(4), 2)',
+    'T.hsplit(T.ones(4), 3)',
+    'T.hsplit(T.ones(4), 0)',
+    'T.hsplit(T.ones(4), -1)',
+    'T.hsplit(T.ones(4), [1])',
+    'T.hsplit(T.ones(2, 4), 2)',
+    'T.hsplit(T.ones(2, 4), (1, 3))',
+    'T.hsplit(T.tensor(1.), 1)',
+    'T.vsplit(T.ones(4), 2)',
+    'T.vsplit(T.ones(2, 4), 2)',
+    'T.vsplit(T.ones(2, 4), [1])',
+    'T.dsplit(T.ones(2, 4), 2)',
+    'T.dsplit(T.ones(2, 2, 4), 2)',
+    'T.dsplit(T.ones(2, 2, 4), 3)',
+    'T.ones(2, 2, 4).dsplit([1, 2])',
+    'T.ones(2, 4).hsplit(2)[1]',
+    'T.tensor([False, True]) ** T.tensor([4, -2, 4, -1, 9, 4, 0])',
+    'T.ones(3, 1, 3, 4, dtype=T.float16).__isub__(T.ones(2, 1, 3, 4, dtype=T.float16))',
+    'T.ones(3, 1, 3, 4).sub_(T.ones(2, 1, 3, 4))',
+    'T.ones(3, 4).mul_(T.ones(2, 4))',
+    'T.ones(3, 4).pow_(T.ones(2, 4))',
+    'T.ones(3, 4).atan2_(T.ones(2, 4))',
+    'T.ones(3, 4).lerp_(T.ones(2, 4), 0.5)',
+    'T.ones(3, 4).copy_(T.ones(2, 4))',
+    'T.ones(3, 4).where(T.ones(2, 4) > 0, 1.)',
+    'T.nn.functional.binary_cross_entropy_with_logits(T.ones(4, 2), T.ones(4, 2), pos_weight=T.ones(4, 7))',
+    'T.atan2(T.ones(3), T.ones(2))',
+    'T.hypot(T.ones(3), T.ones(2))',
+    'T.fmod(T.ones(3), T.ones(2))',
+    'T.ones(3, dtype=T.int64) << T.ones(2, dtype=T.int64)',
+    'T.ldexp(T.ones(3), T.ones(2))',
+    'T.xlogy(T.ones(3), T.ones(2))',
+    'T.copysign(T.ones(3), T.ones(2))',
+    'T.nextafter(T.ones(3), T.ones(2))',
+    'T.logaddexp(T.ones(3), T.ones(2))',
+    'T.heaviside(T.ones(3), T.ones(2))',
+    'T.lerp(T.ones(3), T.ones(2), 0.5)',
+    'T.addcmul(T.ones(3), T.ones(2), T.ones(3))',
+    'T.clamp(T.ones(3), T.ones(2))',
+    'T.maximum(T.ones(3), T.ones(2))',
+    'T.ones(3).masked_fill(T.ones(2) > 0, 1)',
+    'T.nn.functional.mse_loss(T.ones(3), T.ones(2))',
+    'T.nn.functional.l1_loss(T.ones(3), T.ones(2))',
+    'T.nn.functional.smooth_l1_loss(T.ones(3), T.ones(2))',
+    'T.dist(T.ones(3), T.ones(2))',
+    'T.isclose(T.ones(3), T.ones(2))',
+    'T.eq(T.ones(3), T.ones(2))',
+    'T.logical_and(T.ones(3), T.ones(2))',
+    'T.special.xlog1py(T.tensor([0., 1, 2, nan, 0]), T.tensor([nan, -1, 1, 1, -2]))',
+    'T.special.xlog1py(T.tensor([1, 2]), T.tensor([1, 2]))',
+    'T.special.xlog1py(2, T.tensor([1.]))',
+    'T.special.xlog1py(T.tensor([1.]), 2)',
+    'T.special.xlog1py(T.tensor([1.], dtype=T.float64), T.tensor([1.]))',
+    'T.special.xlog1py(T.tensor([1.], dtype=T.float16), 3)',
+    'T.special.entr(T.tensor([0., 1, 0.5, -1, nan, inf]))',
+    'T.special.entr(T.tensor([1, 2]))',
+    'T.special.ndtr(T.tensor([0., 1, -40, 3]))',
+    'T.special.ndtr(T.tensor([1, 2]))',
+    'T.special.ndtri(T.tensor([0., 0.5, 0.9, 1, -1, 0.01]))',
+    'T.special.ndtri(T.tensor([0, 1]))',
+    'T.special.xlogy(T.tensor([0., 1]), T.tensor([0., 2]))',
+    'T.ldexp(T.tensor([1, 2]), T.tensor([3, 4]))',
+    'T.ldexp(T.tensor([1.], dtype=T.float16), T.tensor([3]))',
+    'T.ldexp(T.tensor([1.]), T.tensor([3.], dtype=T.float64))',
+    'T.ldexp(T.tensor([1.5, -2]), T.tensor([-1, 200]))',
+    'T.tensor([1.5]).ldexp(T.tensor([2]))',
+    'T.tensor([1.5]).ldexp_(T.tensor([2]))',
+    'T.nextafter(T.tensor([1., 2]), T.tensor([3., 0]))',
+    'T.nextafter(T.tensor([1]), T.tensor([2]))',
+    'T.nextafter(T.tensor([1.]), 2.)',
+    'T.nextafter(T.tensor([1.]), T.tensor([2.], dtype=T.float64))',
+    'T.tensor([1.]).nextafter_(T.tensor([2.]))',
+    'T.tensor([[0, 576, 5, 5]], dtype=T.int32).expand((2, 4)).map_(T.tensor([[9, -4, 2, 1], [110, 5, 9, -4]], dtype=T.int32), lambda x, y: x + y)',
+    'T.tensor([[0, 576, 5, 5]], dtype=T.int32).expand((2, 4)).apply_(lambda x: x + 1)',
+    'T.tensor([[3, 8, 255, 4, 1, 6], [0, 4, 255, 1, 2, 8]], dtype=T.uint8)[:, ::2].map_(T.tensor([[9, 2, 7], [5, 0, 7]], dtype=T.uint8), lambda x, y: x + y)',
+    'T.ones(2).map_(T.ones(2, dtype=T.int32), lambda x, y: x)',
+    'T.ones(2, dtype=T.bool).map_(T.ones(2, dtype=T.uint8), lambda x, y: x)',
+    'T.ones(2, dtype=T.int8).map_(T.ones(2, dtype=T.bool), lambda x, y: x)',
+    'T.ones(2).map_(T.ones(3), lambda x, y: x)',
+    'T.ones(2).map_(T.ones(2, 2), lambda x, y: x)',
+    'T.tensor([[-731, 4611686018427387904]], dtype=T.int64).apply_(lambda v: v * 2)',
+    'T.tensor([[-731, 4611686018427387904]], dtype=T.int64).apply_(lambda v: v * 4)',
+    'T.ones(3).apply_(lambda v: v * 2)',
+    'T.aminmax(T.zeros(2, 0), dim=1)',
+    'T.aminmax(T.zeros(2, 0), dim=-1)',
+    'T.aminmax(T.zeros(2, 0), dim=0)',
+    'T.aminmax(T.zeros(2, 0))',
+    'T.aminmax(T.tensor(1.), dim=0)',
+    'T.aminmax(T.tensor(1.), dim=1)',
+    'T.cummax(T.tensor(1.), 1)',
+    'T.cummax(T.tensor(1.), -2)',
+    'T.cummin(T.tensor(1.), 3)',
+    'T.cummax(T.tensor(1.), 0)',
+    'T.cummax(T.ones(2), 1)',
+    'T.cummax(T.zeros(0), 0)',
+    'T.logcumsumexp(T.tensor(1.), 1)',
+    'T.repeat_interleave(T.tensor(3), 2, 0)',
+    'T.repeat_interleave(T.tensor(3), 2, -1)',
+    'T.repeat_interleave(T.tensor(3), 2, 1)',
+    'T.repeat_interleave(T.tensor(3), 2)',
+    'T.repeat_interleave(T.tensor(3.), T.tensor([2]), 0)',
+    'T.trace(T.ones(2, 2, dtype=T.bool))',
+    'T.trace(T.ones(2, 2, 2, dtype=T.bool))',
+    'T.trace(T.ones(2, 2, 2))',
+    'T.trace(T.ones(2, 3, dtype=T.uint8))',
+    "T.nn.functional.interpolate(T.tensor([[[[1., inf, 3], [4, 5, 6]]]]), size=(2, 3), mode='bilinear')",
+    "T.nn.functional.interpolate(T.tensor([[[[1., inf, 3], [4, 5, 6]]]]), size=(1, 3), mode='bilinear')",
+    "T.nn.functional.interpolate(T.tensor([[[[1., inf, 3], [4, 5, 6]]]]), size=(4, 3), mode='bilinear')",
+    "T.nn.functional.interpolate(T.tensor([[[[1., inf, 3], [4, 5, 6]]]]), size=(2, 6), mode='bilinear')",
+    "T.nn.functional.interpolate(T.tensor([[[[1., 2, 3], [-2, 5, 6], [inf, 8, nan]]]]), size=(1, 3), mode='bilinear')",
+    "T.nn.functional.interpolate(T.tensor([[[[1., 2, 3], [-2, 5, 6], [inf, 8, nan]]]]), size=(3, 1), mode='bilinear')",
+    "T.nn.functional.interpolate(T.tensor([[[[1., 2, 3], [-2, 5, 6], [inf, 8, nan]]]]), size=(3, 3), mode='bilinear')",
+    "T.nn.functional.interpolate(T.tensor([[[[1., 2, 3], [-2, 5, 6], [inf, 8, nan]]]]), size=(5, 5), mode='bilinear')",
+    "T.nn.functional.interpolate(T.tensor([[[1., 2, 3], [-2, inf, 6]]]), size=(3,), mode='linear')",
+    "T.nn.functional.interpolate(T.tensor([[[1., 2, 3], [-2, inf, 6]]]), size=(1,), mode='linear')",
+    "T.nn.functional.interpolate(T.tensor([[[1., 2, 3], [-2, inf, 6]]]), size=(5,), mode='linear')",
+    "T.nn.functional.interpolate(T.tensor([[[1., 2, 3], [-2, inf, 6]]]), size=(3,), mode='linear', align_corners=True)",
+    "T.nn.functional.interpolate(T.tensor([[[1., 2, 3], [-2, inf, 6]]]), scale_factor=1.0, mode='linear')",
+    "T.nn.functional.interpolate(T.tensor([[[1., 2, 3], [-2, inf, 6]]]), scale_factor=1.0, mode='linear', align_corners=True)",
+    "T.nn.functional.interpolate(T.tensor([[[1., 2, 3], [-2, inf, 6]]]), scale_factor=1.0, mode='linear', recompute_scale_factor=True)",
+    "T.nn.functional.interpolate(T.tensor([[[[1., 2, 3], [-2, 5, 6], [inf, 8, nan]]]]), size=(3, 3), mode='bicubic')",
+    "T.nn.functional.interpolate(T.tensor([[[[1., 2, 3], [-2, 5, 6], [inf, 8, nan]]]]), size=(3, 3), mode='bicubic', align_corners=True)",
+    "T.nn.functional.interpolate(T.tensor([[[[1., 2, 3], [-2, 5, 6], [inf, 8, nan]]]]), size=(3, 3), mode='nearest')",
+    "T.nn.functional.interpolate(T.tensor([[[[[1., 2, 3], [-2, 5, 6], [inf, 8, nan]]]]]), size=(1, 3, 3), mode='trilinear')",
+    "T.nn.functional.interpolate(T.tensor([[[[[1., 2, 3], [-2, 5, 6], [inf, 8, nan]]]]]), size=(2, 3, 2), mode='trilinear')",
+]
+
+
+EXACT = [
+    "T.softmax(T.arange(6).reshape(2, 3), 0)", "T.softmax(T.arange(6).reshape(2, 3), 1)",
+    "T.log_softmax(T.arange(6).reshape(2, 3), 0)", "T.log_softmax(T.tensor(3), 0)",
+    "T.nn.functional.pad(T.zeros(2, 2, dtype=T.bool), (1, 1), mode='reflect')",
+    "T.nn.functional.gelu(T.tensor([1]))", "T.arange(0, 5, -1)", "T.arange(inf)", "T.arange(-2.0, inf, 0.001)",
+    "T.lerp(T.tensor([0], dtype=T.int8), T.tensor(3.0), 3.25)",
+    "T.lerp(T.tensor([0.]), T.tensor([3.]), T.tensor([0.5], dtype=T.float64))",
+    "T.bitwise_not(T.tensor([1.5]))", "T.ones(2, 3)[:1].detach_()",
+    "T.ones(2, 3, requires_grad=True)[:, ::2].t_()",
+]
+
+PADS = [((2, 0, 2), (1, 1)), ((0, 2, 2), (1, 1)), ((2, 2, 0), (1, 1)), ((1, 2, 0, 2), (1, 1, 1, 1)),
+        ((1, 0, 2, 2), (1, 1, 1, 1)), ((0, 2, 2, 2), (1, 1, 1, 1)), ((1, 1, 0, 2, 2), (1, 1, 1, 1, 1, 1)),
+        ((2, 3), (-2, -1)), ((2, 3), (-3, -1)), ((2, 3), (3, -1)), ((2, 3), (-1, 5)), ((1, 3, 3), (-2, -1, 0, 0)),
+        ((1, 3, 3), (0, 0, -2, -1)), ((1, 1, 3, 3, 3), (0, 0, -2, -1, 0, 0)), ((2, 3), (-1, -1)), ((3,), (1, 1))]
+
+VIEW_OPS = ["t_()", "transpose_(0, 1)", "squeeze_()", "unsqueeze_(0)", "swapdims_(0, 1)", "as_strided_((3,), (1,))",
+            "detach_()", "resize_(3)"]
+
+
+@pytest.mark.parametrize("src", SCALAR_CASES)
+def test_scalar_and_factory_cases(src):
+    check(src)
+
+
+@pytest.mark.parametrize("src", MORE_CASES)
+def test_more_cases(src):
+    check(src)
+
+
+@pytest.mark.parametrize("src", EXACT)
+def test_messages_are_pytorchs(src):
+    check(src, exact=True)
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular", "constant"])
+@pytest.mark.parametrize("shape,pad", PADS)
+def test_padding_shape_checks(shape, pad, mode):
+    if mode == "circular" and pad == (3, -1):
+        pytest.skip("PyTorch leaves a column of its result uninitialised when a circular pad equals the size")
+    check(f"T.nn.functional.pad(T.zeros{shape}, {pad}, mode={mode!r})")
+
+
+@pytest.mark.parametrize("op", VIEW_OPS)
+@pytest.mark.parametrize("make", ["T.ones(2, 3, requires_grad=True)", "T.ones(2, 3, requires_grad=True)[:1]",
+                                  "T.ones(2, 3)[:1]", "(T.ones(2, 3, requires_grad=True) * 2)[:1]",
+                                  "(T.ones(2, 3, requires_grad=True) * 2)", "T.ones(2, 3)[:1].detach()"])
+def test_in_place_view_ops_on_leaves_and_views(make, op):
+    check(f"{make}.{op}")
+
+
+GATES = ["relu6", "hardtanh", "hardsigmoid", "hardswish", "hardshrink", "softshrink", "threshold"]
+
+
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("name", GATES)
+def test_gate_activation_gradients_stop_nan_and_inf(name, dt):
+    xs = [-5., -3, -2., -1, -0.5, 0., 0.5, 1, 2., 3, 5., math.nan]
+    for gs in ([math.nan, math.inf, -math.inf, math.nan, math.inf, math.nan, math.inf, 1, 1, 1, 1, 1], [1.3] * 12):
+        grads = []
+        for lib in (torch, minitorch):
+            x = lib.tensor(xs, dtype=getattr(lib, dt), requires_grad=True)
+            args = (0.5, 0.0) if name == "threshold" else ()
+            getattr(lib.nn.functional, name)(x, *args).backward(lib.tensor(gs, dtype=getattr(lib, dt)))
+            grads.append(x.grad.numpy())
+        np.testing.assert_array_equal(grads[1], grads[0], err_msg=f"{name} {dt} upstream {gs}")
+
+
+CAT_INPUTS = ["T.arange(24.).reshape(4, 3, 2).transpose(-1, -2)", "T.arange(120.).reshape(2, 4, 5, 3).permute(0, 3, 1, 2)",
+              "T.arange(24.).reshape(2, 1, 3, 4)", "T.arange(24.).reshape(2, 3, 4, 1).permute(0, 3, 1, 2)",
+              "T.arange(6.).reshape(6, 1, 1, 1)", "T.arange(24.).reshape(2, 3, 4).transpose(0, 1)",
+              "T.arange(120.).reshape(2, 3, 4, 5).permute(0, 2, 3, 1)[:, :, :, :1]", "T.arange(6.)[::2]"]
+
+
+@pytest.mark.parametrize("src", CAT_INPUTS)
+def test_cat_result_layout(src):
+    for lib in (torch, minitorch):
+        a = eval(src, {"T": lib})  # noqa: S307
+        b = lib.arange(float(a.numel())).reshape(a.shape)
+        lib_results = [(d, lib.cat([a], d).stride(), lib.cat([a, a], d).stride(), lib.cat([a, b], d).stride())
+                       for d in range(a.ndim)]
+        if lib is torch:
+            want = lib_results
+    assert lib_results == want, f"cat of {src}: PyTorch {want}, minitorch {lib_results}"
+
+
+def test_as_strided_starts_at_the_tensors_offset_and_as_strided_in_place():
+    out = []
+    for lib in (torch, minitorch):
+        x = lib.arange(6.)[2:]
+        a = lib.arange(6.).requires_grad_()
+        b = a * 1
+        b.as_strided_((2, 2), (1, 2), 1)
+        b.sum().backward()
+        out.append((x.as_strided((2,), (1,)).tolist(), lib.as_strided(x, (2,), (1,), 1).tolist(), b.tolist(),
+                    type(b.grad_fn).__name__, b._version, a.grad.tolist()))
+    assert out[1] == out[0]
+
+
+def test_tensor_pow_tensor_keeps_its_result_for_backward():
+    for needs_exponent in (True, False):
+        errors = []
+        for lib in (torch, minitorch):
+            a = lib.tensor([1., 2.], requires_grad=True)
+            b = lib.tensor([2., 3.], requires_grad=needs_exponent)
+            y = a ** b
+            y.exp_()
+            try:
+                y.sum().backward()
+                errors.append(None)
+            except RuntimeError as e:
+                errors.append(str(e).split(":")[0])
+        assert errors[1] == errors[0], f"exponent requires grad: {needs_exponent}"
+    a, b = minitorch.tensor([1., 2.], requires_grad=True), minitorch.tensor([2., 3.], requires_grad=True)
+    (a ** b).sum().backward()
+    ta, tb = torch.tensor([1., 2.], requires_grad=True), torch.tensor([2., 3.], requires_grad=True)
+    (ta ** tb).sum().backward()
+    np.testing.assert_allclose(b.grad.numpy(), tb.grad.numpy(), rtol=1e-6)
+
+
+def test_cosine_similarity_keeps_a_float_inputs_precision():
+    out = []
+    for lib in (torch, minitorch):
+        a = lib.tensor([[-2.0, 0.8925, -1.25, 0.0], [-1.6753, -1, 1.184, 2.9501]], requires_grad=True)
+        b = lib.tensor([[1.5, 2, 3, 4.]], dtype=lib.float64)
+        y = lib.nn.functional.cosine_similarity(a, b)
+        y.sum().backward()
+        out.append((str(y.dtype).split(".")[-1], y.detach().numpy(), a.grad.numpy()))
+    assert out[0][0] == out[1][0]
+    np.testing.assert_allclose(out[1][1], out[0][1], rtol=1e-12)  # float32 steps, in both
+    np.testing.assert_allclose(out[1][2], out[0][2], rtol=1e-6)
+
+
+def test_pooling_over_inf_and_nan_is_silent():
+    x = minitorch.tensor([[[[1., math.inf, 3], [-math.inf, math.nan, 1], [1, 2, 3]]]], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for kw in ({"count_include_pad": False}, {}, {"ceil_mode": True}, {"padding": 1}):
+            y = minitorch.nn.functional.avg_pool2d(x, 2, **kw)
+            y.backward(minitorch.full_like(y, math.inf))
+
+
+def _both(fn):
+    return [fn(lib) for lib in (torch, minitorch)]
+
+
+def test_reflection_and_replication_pads_keep_their_input_for_backward():
+    def run(lib):
+        out = []
+        for mode in ("reflect", "replicate", "circular"):
+            x = lib.ones(2, 4, requires_grad=True)
+            y = lib.nn.functional.pad(x, (1, 2), mode=mode)
+            y.sum().backward()
+            try:
+                y.sum().backward()
+                out.append("second backward runs")
+            except RuntimeError:
+                out.append("freed")
+            z = x * 1
+            y = lib.nn.functional.pad(z, (1, 2), mode=mode)
+            z.add_(1)
+            try:
+                y.sum().backward()
+                out.append("runs after an in-place change")
+            except RuntimeError:
+                out.append("version")
+        return out
+    want, got = _both(run)
+    assert got == want
+
+
+def test_a_view_requires_grad_when_its_base_does():
+    def run(lib):
+        v0 = lib.tensor([0.4739, -2.25, 2.5, -3.0])[1:]
+        v4 = v0.permute((0,))
+        v0.remainder_(lib.tensor([-2.0, 0.6912, -3.75], requires_grad=True))
+        x = lib.ones(3)
+        v = x[1:]
+        x.requires_grad_()
+        w = lib.ones(3, requires_grad=True).detach()[1:]
+        return (v4.requires_grad, type(v4.grad_fn).__name__, v.requires_grad, v.is_leaf, w.requires_grad)
+    want, got = _both(run)
+    assert got == want
+
+
+def test_mixed_precision_gradients_round_as_pytorchs():
+    def run(lib):
+        out = []
+        x = lib.tensor([-1.8937, -1.1455, 1e-06, -2.0], dtype=lib.float16, requires_grad=True)
+        lib.hypot(x, lib.tensor([False]).expand((1,))).backward(
+            lib.tensor([-4.0, 0.0, 3.0, -2.2037], dtype=lib.float16))
+        out.append(x.grad.numpy().astype(float))
+        x = lib.tensor([0.6864], dtype=lib.float64, requires_grad=True)
+        loss = lib.nn.functional.binary_cross_entropy_with_logits(
+            x, lib.tensor([2.9202], dtype=lib.float64), pos_weight=lib.tensor(-0.1716, dtype=lib.float16))
+        loss.backward(lib.tensor(4.0, dtype=lib.float64))
+        out.append(x.grad.numpy())
+        a = lib.tensor(-2.0698, requires_grad=True)
+        out.append(str(lib.nn.functional.mse_loss(a, lib.ones(3, dtype=lib.float16)).dtype).split(".")[-1])
+        return out
+    want, got = _both(run)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
+    assert got[2] == want[2]
