@@ -96,6 +96,7 @@ def logical_not_(self):
 
 
 def bitwise_not_(self):
+    inplace.check_inplace(self, "bitwise_not_")  # (PyTorch refuses a leaf that requires grad first)
     return self.copy_(pw.bitwise_not(self))
 
 
@@ -176,7 +177,7 @@ def map_(self, tensor, callable):  # noqa: A002
     """self[i] = callable(self[i], tensor[i]) for every element, tensor broadcast to self's shape."""
     if self._device.type != "cpu":
         raise TypeError("map_ is only implemented on CPU tensors")
-    if self.requires_grad:
+    if self.requires_grad or tensor.requires_grad:
         raise RuntimeError("Can't call map_() on Variable that requires grad. Use var.detach().map_() instead.")
     if tensor.dtype is not self.dtype:
         raise TypeError(f"map_: expected {_legacy_name(self.dtype)} for 'other' (got {_legacy_name(tensor.dtype)})")

@@ -162,6 +162,17 @@ SCALAR_CASES = [
 # 0-d and shape checks in PyTorch's order, hsplit / vsplit / dsplit, ldexp / nextafter, torch.special
 # extras, apply_ / map_ one element at a time, broadcast errors, identity-size interpolation
 MORE_CASES = [
+    "T.nn.functional.max_pool2d(T.tensor([[[[1.3, nan, 0.5, nan], [-3.0, nan, 0.1, 2], [nan, 1, 2, 3]]]]), 2, 1, "
+    "return_indices=True)",
+    "T.nn.functional.adaptive_max_pool2d(T.tensor([[[[1.3, nan, 0.5, nan], [-3.0, nan, 0.1, 2], [nan, 1, 2, 3]]]]), "
+    "(2, 2), return_indices=True)",
+    "T.nn.functional.max_pool1d(T.tensor([[1.3, nan, 0.5, nan, 2., nan]]), 3, 1, return_indices=True)",
+    "T.tensor(1.0, requires_grad=True).bitwise_not_()", "T.tensor(1.0).bitwise_not_()",
+    "T.ones(2).map_(T.ones(2, dtype=T.float64, requires_grad=True), lambda a, b: a)",
+    "(lambda x: (T.linalg.norm(x).backward(), x.grad.stride())[1])(T.zeros(0, 0, 4, requires_grad=True))",
+    "(lambda x: ((x * 2).sum().backward(), x.grad.stride())[1])"
+    "(T.arange(12.).reshape(2, 2, 3).transpose(1, 2).detach().requires_grad_())",
+    "(lambda x: ((x * 2).sum().backward(), x.grad.stride())[1])(T.ones(3, 1).expand(3, 4).detach().requires_grad_())",
     "T.arange(36).reshape(2, 2, 3, 3).permute([2, 1, 0, 3]).mul(1).as_strided((2, 2), (1, 3), 2)",
     "T.arange(36).reshape(2, 2, 3, 3).permute([2, 1, 0, 3]).mul(1).as_strided((4,), (1,))",
     "T.arange(6.).reshape(2, 3).t().contiguous().t().as_strided((3,), (2,))",

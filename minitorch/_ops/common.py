@@ -287,6 +287,8 @@ def relayout(arr, strides, xp, copy=False):
     """`arr` with the given element strides (a copy when its own differ, or when `copy`)."""
     if not copy and (arr.size == 0 or tuple(s // arr.itemsize for s in arr.strides) == tuple(strides)):
         return arr
+    if arr.size == 0:  # (no element to place: any strides will do)
+        return arr.copy()
     span = 1 + sum((n - 1) * s for n, s in zip(arr.shape, strides))
     out = xp.lib.stride_tricks.as_strided(xp.empty(span, dtype=arr.dtype), shape=arr.shape,
                                           strides=tuple(s * arr.itemsize for s in strides))

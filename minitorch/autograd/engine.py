@@ -121,9 +121,11 @@ def _array_backward(node, grads):
 
 
 def _grad_layout(leaf, arr):
-    """Whether `arr` may be the leaf's .grad as it is laid out, and else the strides its copy gets:
-    PyTorch's gradient layout contract, the leaf's own strides when its memory is dense (a
-    transposed parameter gets a transposed gradient), row-major otherwise."""
+    """Whether `arr` may be the leaf's .grad as it is laid out, and else the strides its copy gets
+    (None: row-major): PyTorch's gradient layout contract, the leaf's own strides when its memory
+    is dense (a transposed parameter gets a transposed gradient), row-major otherwise."""
+    if leaf._data.flags.c_contiguous:  # (the common case, a parameter: decided by NumPy's flag)
+        return arr.flags.c_contiguous, None
     from .._ops.common import _dense, _strides_from, elem_strides
     shape, strides = leaf._data.shape, elem_strides(leaf._data)
     if not _dense(shape, strides):
@@ -177,7 +179,10 @@ def _accumulate(leaf, grad, create_graph, hooks=True, given=None):
                 # caller's tensor or shared with another leaf, and later ones are added into it in place
                 from .._ops.common import relayout
                 from .._tensor import Tensor
-                leaf._grad = Tensor._make(relayout(grad._data, strides, grad._device.xp, copy=True), grad._device)
+                xp = grad._device.xp
+                arr = xp.array(grad._data, order="C") if strides is None else \
+                    relayout(grad._data, strides, xp, copy=True)
+                leaf._grad = Tensor._make(arr, grad._device)
     elif create_graph or STATE.enabled and old._requires_grad:
         leaf._grad = old + grad
     else:

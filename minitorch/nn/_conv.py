@@ -376,11 +376,23 @@ def _pool_index(xp, x, kernel, stride, pads, dilation):
 
 def _window_argmax(xp, padded, kernel, stride, dilation):
     """For each window: which of its kh*kw entries (row-major) holds the maximum; the first on ties,
-    the first NaN where there is one (NaN wins a max, as in PyTorch)."""
+    the last NaN where there is one (NaN wins a max, as in PyTorch)."""
     n, c = padded.shape[:2]
     oh, ow = _geometry(padded.shape, kernel, stride, (0, 0), dilation)
     win = _windows(xp, padded, kernel, stride, dilation, (oh, ow), kernel_last=True)
-    return xp.ascontiguousarray(win).reshape(n, c, oh, ow, -1).argmax(axis=-1)
+    return argmax_last_nan(xp, xp.ascontiguousarray(win).reshape(n, c, oh, ow, -1))
+
+
+def argmax_last_nan(xp, a):
+    """argmax along the last axis as PyTorch's max-pooling loops take it: the first of tied maxima,
+    but the last NaN of a window holding NaNs (its test, val > max or isnan(val), takes every NaN)."""
+    arg = a.argmax(axis=-1)
+    if a.dtype.kind == "f":
+        nan = xp.isnan(a)
+        if nan.any():
+            last = a.shape[-1] - 1 - nan[..., ::-1].argmax(axis=-1)
+            arg = xp.where(nan.any(axis=-1), last, arg)
+    return arg
 
 
 def _rows_cols(xp, arg, kernel, stride, dilation):
@@ -635,7 +647,7 @@ class AdaptiveMaxPool2d(MultiOutputPrimitive):
         index = xp.empty((m, 1) + tuple(out_hw), dtype=xp.int64)
         for i, (r0, r1) in enumerate(adaptive_bounds(h, out_hw[0])):  # one window per output pixel
             for j, (c0, c1) in enumerate(adaptive_bounds(w, out_hw[1])):
-                arg = a[:, :, r0:r1, c0:c1].reshape(m, 1, -1).argmax(axis=-1)
+                arg = argmax_last_nan(xp, a[:, :, r0:r1, c0:c1].reshape(m, 1, -1))
                 index[:, :, i, j] = (r0 + arg // (c1 - c0)) * w + c0 + arg % (c1 - c0)
         fmt = suggest_memory_format(x)
         ctx.index, ctx.in_shape, ctx.fmt = index, tuple(x.shape), fmt
