@@ -505,12 +505,6 @@ def _two_numbers(a, b, op):
     raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not {type(a).__name__}")
 
 
-def _half_scalar(v):
-    if builtins_abs(v) > 65504 and builtins_abs(v) != float("inf"):  # (NaN fails the test and passes)
-        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
-    return v
-
-
 def _scaled(a, b, alpha, op):
     """`b * alpha` in the result's dtype, as PyTorch applies alpha (not in b's own dtype)."""
     dt = common.result_dtype(a, b)
@@ -522,10 +516,7 @@ def _scaled(a, b, alpha, op):
         return b if alpha else (b & False if isinstance(b, common.tensor_cls()) else False)
     # PyTorch converts alpha to the result's dtype, checked (300 does not fit int8, 1e6 not half);
     # sub adds other * -alpha, so it is -alpha that must fit (sub(alpha=128) is fine in int8)
-    if dt is _dtype.float16:
-        _half_scalar(alpha)
-    else:
-        _dtype.checked_scalar(-alpha if op.rstrip("_") == "sub" else alpha, dt)
+    _dtype.checked_scalar(-alpha if op.rstrip("_") == "sub" else alpha, dt)
     if dt._category == 1 and isinstance(b, common.tensor_cls()):
         alpha = _scalar_as(alpha, dt)  # (wrapped into the dtype: the product is the same modulo 2^bits)
     if isinstance(b, common.tensor_cls()):
