@@ -59,31 +59,37 @@ class Hypot(Primitive):
 
 
 class Xlogy(Primitive):
-    """x * log(y), and 0 where x is 0 (unless y is NaN)."""
+    """x * log(y), and 0 where x is 0 (unless y is NaN). torch.special.xlog1py is the same with
+    log1p(y): `shift` 1, its pole at y = -1 (_ops/special_extra.py)."""
     _node_name = "XlogyBackward0"
+    log, shift = "log", 0
 
     @staticmethod
-    def forward(ctx, a, b):
+    def outer(grad, b):  # the function itself, for d/dx = log(y) (recorded, for a second derivative)
+        return xlogy(grad, b)
+
+    @classmethod
+    def forward(cls, ctx, a, b):
         ctx.save_for_backward(*(t for t in (a, b) if hasattr(t, "_device")))
         ctx.numbers = tuple(None if hasattr(t, "_device") else t for t in (a, b))
         xp, t = _xp(a, b), a if hasattr(a, "_device") else b
         x, y = (xp.asarray(_d(v), dtype=t._data.dtype) for v in (a, b))  # a number: in the tensor's dtype
         with _quiet(t):
-            out = x * xp.log(y)
+            out = x * getattr(xp, cls.log)(y)
         return xp.where((x == 0) & ~xp.isnan(y), 0, out).astype(out.dtype, copy=False)
 
-    @staticmethod
-    def backward(ctx, grad):
+    @classmethod
+    def backward(cls, ctx, grad):
         saved = list(ctx.saved_tensors)
         a, b = (saved.pop(0) if n is None else n for n in ctx.numbers)
         ga = None
-        if ctx.needs_input_grad[0]:  # log(b), and 0 where a is 0 and b <= 0 (PyTorch's formula)
-            ga = xlogy(grad, b)
+        if ctx.needs_input_grad[0]:  # log(b + shift), and 0 where a is 0 at or past the pole (PyTorch's formula)
+            ga = cls.outer(grad, b)
             if hasattr(b, "_data"):
-                ga = ga.masked_fill((a == 0) & (b <= 0), 0.0)
-            elif b <= 0:
+                ga = ga.masked_fill((a == 0) & (b <= -cls.shift), 0.0)
+            elif b <= -cls.shift:
                 ga = ga.masked_fill(a == 0, 0.0)
-        gb = grad * a / b if ctx.needs_input_grad[1] else None
+        gb = grad * a / (b + cls.shift if cls.shift else b) if ctx.needs_input_grad[1] else None
         return ga, gb
 
 

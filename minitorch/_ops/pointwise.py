@@ -1492,10 +1492,10 @@ def _no_bool_clamp(a, lo, hi, in_place=False):
     """PyTorch's clamp kernels take no bool tensor (one clamped by an int or a float is promoted first,
     which clamp_ cannot write back)."""
     if a.dtype is _dtype.bool and in_place:
-        for b, name in ((lo, "Long"), (hi, "Long")):
+        for b in (lo, hi):
             if b.__class__ in (int, float):
-                name = "Float" if b.__class__ is float else name
-                raise RuntimeError(f"result type {name} can't be cast to the desired output type bool")
+                raise RuntimeError(f"result type {'Float' if b.__class__ is float else 'Long'} can't be cast to the "
+                                   "desired output type bool")
     if a.dtype is _dtype.bool:
         which = "clamp" if lo is not None and hi is not None else "clamp_min" if lo is not None else "clamp_max"
         raise NotImplementedError(f"\"{which}_scalar_cpu\" not implemented for 'Bool'")

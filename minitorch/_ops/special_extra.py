@@ -4,49 +4,39 @@ from __future__ import annotations
 
 import math
 
-from .. import _dtype
 from . import _specfun, common
 from ._prim import Primitive
-from .more import _d, _xp
-from .pointwise import Mul, _fp_quiet, binary, where
+from .more import Xlogy
+from .pointwise import Mul, _fp_quiet, binary, unary
 from .special import erf
 
 
-class Xlog1py(Primitive):
+class Xlog1py(Xlogy):
     """x * log1p(y), 0 where x == 0 (unless y is NaN);  d/dx = log1p(y) (0 at x == 0, y <= -1),
     d/dy = x / (1 + y)."""
     _node_name = "SpecialXlog1PyBackward0"
+    log, shift = "log1p", 1
 
     @staticmethod
-    def forward(ctx, x, y):
-        ctx.save_for_backward(x if isinstance(x, common.tensor_cls()) else None,
-                              y if isinstance(y, common.tensor_cls()) else None)
-        ctx.scalars = (_d(x), _d(y))
-        xp = _xp(x, y)
-        a, b = xp.asarray(_d(x)), xp.asarray(_d(y))
-        with _fp_quiet():
-            out = xp.where((a == 0) & ~xp.isnan(b), 0, a * xp.log1p(b))
-        dt = a.dtype if isinstance(x, common.tensor_cls()) else b.dtype
-        return out.astype(xp.result_type(a, b) if a.ndim and b.ndim else dt, copy=False)
+    def outer(grad, b):
+        return xlog1py(grad, b)
 
-    @staticmethod
-    def backward(ctx, grad):
-        tx, ty = ctx.saved_tensors
-        x = tx if tx is not None else ctx.scalars[0]
-        y = ty if ty is not None else ctx.scalars[1]
-        gx = gy = None
-        if ctx.needs_input_grad[0]:
-            gx = where((x == 0) & (y <= -1), 0.0, xlog1py(grad, y))
-        if ctx.needs_input_grad[1]:
-            gy = grad * x / (y + 1)
-        return gx, gy
+
+class Xlog1pyScalarSelf(Xlog1py):
+    _node_name = "SpecialXlog1PyBackward1"  # xlog1py(number, tensor)
+
+
+class Xlog1pyScalarOther(Xlog1py):
+    _node_name = "SpecialXlog1PyBackward2"  # xlog1py(tensor, number)
 
 
 def xlog1py(x, y):
     T = common.tensor_cls()
     if not isinstance(x, T) and not isinstance(y, T):
         raise TypeError("special_xlog1py(): expected at least one Tensor argument")
-    return binary(Xlog1py, x, y, "special_xlog1py", floating=True)
+    cls = Xlog1py if isinstance(x, T) and isinstance(y, T) else Xlog1pyScalarOther if isinstance(x, T) else \
+        Xlog1pyScalarSelf
+    return binary(cls, x, y, "special_xlog1py", floating=True)
 
 
 class Entr(Primitive):
@@ -66,12 +56,8 @@ class Entr(Primitive):
         return (grad * -(1 + x.log()),)
 
 
-def _floating(x):
-    return x if x.dtype.is_floating_point else x.to(_dtype.get_default_dtype())
-
-
 def entr(x):
-    return Entr.apply(_floating(x))
+    return unary(Entr, x, floating=True)
 
 
 class _MulByNumber(Mul):
@@ -82,7 +68,7 @@ class _MulByNumber(Mul):
 
 def ndtr(x):
     """The standard normal CDF, composed as PyTorch composes it: (1 + erf(x / sqrt 2)) / 2."""
-    return _MulByNumber.apply(1 + erf(_floating(x) * math.sqrt(0.5)), 0.5)
+    return _MulByNumber.apply(1 + erf(x * math.sqrt(0.5)), 0.5)
 
 
 class Ndtri(Primitive):
@@ -104,4 +90,4 @@ class Ndtri(Primitive):
 
 
 def ndtri(p):
-    return Ndtri.apply(_floating(p))
+    return unary(Ndtri, p, floating=True)

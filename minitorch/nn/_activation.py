@@ -9,13 +9,13 @@ from __future__ import annotations
 import math
 import struct
 
-from .._dtype import checked_scalar, float16
+from .._dtype import float16
 from .._errors import hinted
 from . import _kernels
 from .._ops._prim import Primitive
 from .._ops.inplace import run_inplace
 from .._ops.common import wrap_dim
-from .._ops.pointwise import _fp_quiet, where
+from .._ops.pointwise import _fp_quiet, checked_bounds, where
 
 
 class _Pointwise(Primitive):
@@ -371,14 +371,6 @@ def logsigmoid(input):  # noqa: A002
     return _apply(LogSigmoid, input, op="logsigmoid", kernel="log_sigmoid_cpu")
 
 
-def _checked_limits(input, *limits):  # noqa: A002
-    """Limits converted to the input's dtype as PyTorch converts them: checked (300 does not fit
-    int8, 1e300 not float32), a float truncated, a negative int wrapped into uint8 (-1 is 255)."""
-    if input.dtype.name == "bool":
-        return limits
-    return tuple(checked_scalar(v, input.dtype) for v in limits)
-
-
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
@@ -388,7 +380,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
     if input.dtype.name == "uint8" and (min_val < 0 or max_val < 0):
         raise hinted(RuntimeError, "cannot do hardtanh on an unsigned type with negative limits",
                      "convert the tensor, e.g. x.float()")
-    min_val, max_val = _checked_limits(input, min_val, max_val)
+    min_val, max_val = checked_bounds(input.dtype, min_val, max_val)  # (as clamp's: 300 does not fit int8)
     return _apply(Hardtanh, input, inplace, "hardtanh", accepts=_kernels.NOT_BOOL, lo=min_val, hi=max_val)
 
 
@@ -410,9 +402,9 @@ def hardswish(input, inplace=False):  # noqa: A002
 
 def threshold(input, threshold, value, inplace=False):  # noqa: A002
     # (value is converted to the input's dtype; threshold to its compute type: float for half)
-    (value,) = _checked_limits(input, value)
+    (value,) = checked_bounds(input.dtype, value)
     if input.dtype is not float16:
-        (threshold,) = _checked_limits(input, threshold)
+        (threshold,) = checked_bounds(input.dtype, threshold)
     return _apply(Threshold, input, inplace, "threshold", "threshold_cpu", _kernels.NOT_BOOL, threshold=threshold,
                   value=value)
 
