@@ -7,8 +7,6 @@
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 import warnings as _warnings
 
 # PyTorch computes inf and nan silently; NumPy, which computes for us, would warn ("overflow
@@ -59,7 +57,8 @@ from ._ops.out import (abs, absolute, add, all, amax, amin, any, argmax, argmin,
                        maximum, mean, min, minimum, mm, mul, multiply, mv, ne, neg, negative, nonzero, norm, outer,
                        pow, prod, reciprocal, remainder, round, rsqrt, sigmoid, sign, sin, softmax, sqrt, square,
                        stack, std, sub, subtract, sum, tanh, true_divide, trunc, var, vstack, where)
-from ._tensor import LEGACY_TYPES as _LEGACY_TYPES, contiguous_format, memory_format, preserve_format  # noqa: E402
+from ._tensor import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
+from ._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format  # noqa
 
 ger = outer  # outer's old name, still in PyTorch
 from . import backends  # noqa: E402,F401  (torch.backends.mps / cudnn probes)
@@ -182,6 +181,10 @@ from ._linalg_legacy import (cholesky, logdet, matrix_power, pinverse, qr, slogd
                              svd)
 from ._typeinfo import finfo, iinfo  # noqa: E402
 from . import accelerator, testing, version  # noqa: E402,F401
+from .version import __version__  # noqa: E402  (the PyTorch API followed, with minitorch's version)
+from . import amp  # noqa: E402,F401
+from .amp import autocast  # noqa: E402
+from .amp.autocast_mode import get_autocast_dtype, is_autocast_available, is_autocast_enabled  # noqa: E402
 from ._runtime import (are_deterministic_algorithms_enabled, compile, get_deterministic_debug_mode,  # noqa
                        get_device, get_float32_matmul_precision, get_num_interop_threads, get_num_threads,
                        is_deterministic_algorithms_warn_only_enabled, is_warn_always_enabled,
@@ -197,4 +200,18 @@ import math as _math  # noqa: E402
 pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
 greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 from .serialization import load, save  # noqa: E402
+from ._functions_compat import (alpha_dropout, alpha_dropout_, asarray, batch_norm, bilinear,  # noqa: E402
+                                binary_cross_entropy_with_logits, chain_matmul, combinations, constant_pad_nd,
+                                cosine_embedding_loss, dropout, dropout_, embedding, feature_alpha_dropout,
+                                feature_alpha_dropout_, feature_dropout, feature_dropout_, frexp, get_default_device,
+                                gradient, hardshrink, hinge_embedding_loss, instance_norm, is_nonzero, is_same_size,
+                                is_signed, isin, kl_div, margin_ranking_loss, poisson_nll_loss, rms_norm, row_stack,
+                                select, set_default_device, threshold, threshold_, triplet_margin_loss, unravel_index,
+                                vander)
+from .nn.functional import (celu_, channel_shuffle, conv3d, conv_transpose3d, max_pool1d_with_indices,  # noqa
+                            max_pool3d, rrelu_, selu_)
 from . import distributions  # noqa: E402,F401
+from . import func  # noqa: E402,F401  (grad, vmap, jacrev, functional_call, ...)
+from .func import vmap  # noqa: E402
+from .distributions._samplers import (_dirichlet_grad, _sample_dirichlet, _standard_gamma,  # noqa: E402,F401
+                                      _standard_gamma_grad, binomial)

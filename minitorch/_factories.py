@@ -9,6 +9,8 @@ import numpy as np
 
 from . import _device as _dev
 from . import _dtype
+from . import _memory_format as _mf
+from ._memory_format import preserve_format
 from ._errors import hinted
 from . import _random as _rand
 from ._size import Size
@@ -304,8 +306,15 @@ def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
           memory_format=None, **kw):
     size = _sizes(size, kw.pop("size", None), "empty")
     _no_more(kw, "empty")
-    return _written(out, _filled(lambda xp, s, d: xp.empty(s, d), size, dtype, device, requires_grad, "empty"),
-                    "empty")
+    result = _filled(lambda xp, s, d: xp.empty(s, d), size, dtype, device, requires_grad, "empty")
+    if memory_format is preserve_format:
+        raise hinted(RuntimeError, "unsupported memory format Preserve", "a new tensor has nothing to preserve: "
+                     "pass contiguous_format or channels_last, or use empty_like")
+    fmt = _mf.checked(memory_format, "empty")
+    if fmt is not preserve_format:  # (None: row-major, empty's default)
+        from ._ops.common import relayout
+        result._data = relayout(result._data, _mf.strides(fmt, tuple(result.shape)), result._device.xp)
+    return _written(out, result, "empty")
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -324,10 +333,14 @@ def _like(t, dtype, device):
 
 
 def _laid_out_like(out, t, memory_format):
-    """*_like results keep t's layout (PyTorch's preserve_format): a transpose's copy is transposed."""
+    """*_like results keep t's layout (PyTorch's preserve_format): a transpose's copy is transposed;
+    another memory_format lays them out as it says."""
     from ._ops.common import canonical, like_strides, relayout
-    if canonical(t._data) or out._device != t._device or (
-            memory_format is not None and memory_format.name != "preserve_format"):
+    fmt = _mf.checked(memory_format, "empty_like")
+    if fmt is not preserve_format:
+        out._data = relayout(out._data, _mf.strides(fmt, tuple(out.shape)), out._device.xp)
+        return out
+    if canonical(t._data) or out._device != t._device:
         return out
     out._data = relayout(out._data, like_strides(t.shape, t.stride()), out._device.xp)
     return out
@@ -578,9 +591,12 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
                               requires_grad, generator, "randperm"))
 
 
-def _like_order(t):
+def _like_order(t, memory_format=None):
     """The layout torch.empty_like(t) gives: t's own when t is dense and non-overlapping
-    (a transposed tensor stays transposed), row-major otherwise."""
+    (a transposed tensor stays transposed), row-major otherwise; or the one memory_format names."""
+    fmt = _mf.checked(memory_format, "empty_like")
+    if fmt is not preserve_format:
+        return _mf.order(fmt, t.ndim)
     shape, strides = t.shape, t.stride()
     big = sorted((d for d in range(len(shape)) if shape[d] > 1), key=lambda d: strides[d])
     expected = 1
@@ -602,14 +618,14 @@ def rand_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, m
     d, dev = _like(t, dtype, device)
     dt = _float_dtype(d, "check_uniform_bounds", "rand_like")
     return _sampled(lambda g, n: _rand.uniform(g, n, dt.np, 0.0, 1.0), tuple(t.shape), dt, dev, requires_grad,
-                    generator, "rand_like", _like_order(t))
+                    generator, "rand_like", _like_order(t, memory_format))
 
 
 def randn_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
                generator=None):
     d, dev = _like(t, dtype, device)
     dt = _float_dtype(d, "normal_kernel_cpu", "randn_like", tuple(t.shape))
-    order = _like_order(t)
+    order = _like_order(t, memory_format)
     contiguous = _is_row_major(t.shape, order)
     return _sampled(lambda g, n: _rand.normal(g, n, dt.np, 0.0, 1.0, contiguous), tuple(t.shape), dt, dev,
                     requires_grad, generator, "randn_like", order)
@@ -625,7 +641,7 @@ def randint_like(t, low=0, high=None, *, dtype=None, layout=None, device=None, r
     dt = _dtype.as_dtype(d, "randint_like")
     low, span = _random_range(int(low), int(high), dt)
     return _sampled(lambda g, n: _rand.integers(g, n, span, low, dt.np), tuple(t.shape), dt, dev, requires_grad,
-                    generator, "randint_like", _like_order(t))
+                    generator, "randint_like", _like_order(t, memory_format))
 
 
 def _out(out, result):

@@ -304,7 +304,7 @@ _TORCH_INPLACE = [
     "deg2rad_", "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_", "log10_",
     "log1p_", "log2_", "log_", "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_",
     "round_", "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_",
-    "zero_", "detach_", "index_put_", "resize_as_", "addmv_", "i0_", "conj_physical_",
+    "zero_", "detach_", "index_put_", "resize_as_", "addmv_", "i0_", "conj_physical_", "gcd_", "lcm_", "ldexp_",
 ]
 
 

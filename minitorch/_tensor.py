@@ -17,6 +17,9 @@ import numpy as np
 from . import _device as _dev
 from . import _dtype
 from . import parts as _parts
+from . import _memory_format as _mf
+from ._memory_format import (channels_last, channels_last_3d, contiguous_format, memory_format,  # noqa: F401
+                             preserve_format)
 from ._size import Size
 from ._errors import hinted
 from .autograd.grad_mode import STATE
@@ -152,8 +155,11 @@ class Tensor:
         return st[wrap_dim(dim, self.ndim, "stride")]
 
     def is_contiguous(self, memory_format=None):
-        """True when the elements lie in memory in row-major order with no gaps. Like PyTorch,
-        the stride of a size-1 dim does not matter."""
+        """True when the elements lie in memory in row-major order with no gaps (or in the order
+        `memory_format` names, e.g. channels_last). Like PyTorch, the stride of a size-1 dim does
+        not matter."""
+        if memory_format is not None and _mf.checked(memory_format, "is_contiguous").name.startswith("channels"):
+            return _mf.is_in(tuple(self._data.shape), self.stride(), memory_format)
         if _parts.is_contiguous is not None:  # a course part (minitorch/parts.py)
             return bool(_parts.is_contiguous(tuple(self._data.shape), self.stride()))
         expected = 1
@@ -419,13 +425,15 @@ class Tensor:
     def to(self, *args, **kwargs):
         """`.to(dtype)`, `.to(device)`, `.to(device, dtype)`, `.to(other_tensor)`.
         Returns `self` when nothing changes, as PyTorch does."""
-        dtype, device, copy = _parse_to(self, args, kwargs)
+        dtype, device, copy, fmt = _parse_to(self, args, kwargs)
         dt = self.dtype if dtype is None else dtype
         dev = self._device if device is None else device
-        if dt is self.dtype and dev == self._device and not copy:
+        _mf.order(fmt, self.ndim)  # (a rank check for channels_last, before anything else)
+        if dt is self.dtype and dev == self._device and not copy and (
+                fmt is preserve_format or _suggested_format(self) is fmt):
             return self
         from ._ops.convert import to_copy
-        return to_copy(self, dt, dev)
+        return to_copy(self, dt, dev, fmt)
 
     def cpu(self):
         return self.to(_dev.cpu)
@@ -525,9 +533,13 @@ class Tensor:
         from ._ops.convert import clone
         return clone(self, memory_format=memory_format)
 
-    def contiguous(self, memory_format=None):
+    def contiguous(self, memory_format=contiguous_format):
         from ._ops.convert import clone
-        return self if self.is_contiguous() else clone(self, memory_format=contiguous_format)
+        fmt = _mf.checked(memory_format, "contiguous")
+        if fmt is preserve_format:
+            raise hinted(RuntimeError, "preserve memory format is unsupported by the contiguous operator",
+                         "use clone() to copy a tensor keeping its layout")
+        return self if self.is_contiguous(fmt) else clone(self, memory_format=fmt)
 
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
         from ._factories import copy_construct_warning, tensor
@@ -556,19 +568,6 @@ class Tensor:
         return empty(*size, dtype=dtype or self.dtype, device=device or self._device, requires_grad=requires_grad)
 
 
-class memory_format:
-    """How a new tensor lays out its elements: `contiguous_format` (row-major), `preserve_format`
-    (like the tensor it copies: the default of clone, .to() and the *_like factories)."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"minitorch.{self.name}"
-
-
-contiguous_format, preserve_format = memory_format("contiguous_format"), memory_format("preserve_format")
-memory_format.__module__ = "minitorch"
 
 _PERMUTE = None
 
@@ -682,7 +681,7 @@ def _parse_to(t, args, kwargs):
     device = kwargs.pop("device", None)
     copy = kwargs.pop("copy", False)
     kwargs.pop("non_blocking", None)
-    kwargs.pop("memory_format", None)
+    fmt = _mf.checked(kwargs.pop("memory_format", None), "to")
     if kwargs:
         raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
     for a in args:
@@ -701,7 +700,16 @@ def _parse_to(t, args, kwargs):
         dtype = _dtype.as_dtype(dtype, "to")
     if device is not None:
         device = _dev.resolve(device)
-    return dtype, device, copy
+    return dtype, device, copy, fmt
+
+
+def _suggested_format(t):
+    """PyTorch's suggest_memory_format(): the channels-last format a 4-D / 5-D tensor's strides
+    suggest, else contiguous_format (.to(memory_format=f) returns the tensor itself when it is f)."""
+    from ._ops.common import suggests_channels_last
+    if suggests_channels_last(tuple(t._data.shape), t.stride()):
+        return channels_last if t.ndim == 4 else channels_last_3d
+    return contiguous_format
 
 
 _ = STATE  # imported for the op modules that extend Tensor

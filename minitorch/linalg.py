@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from .amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from . import _dtype, return_types
 from ._linalg_decomp import Cholesky, Eigh, Lstsq, Pinv, Qr, Slogdet, Svd, first_bad_minor
 from ._ops import common
@@ -154,6 +155,7 @@ class SvdVals(Primitive):
         return ((u * grad.unsqueeze(-2)) @ vh,)
 
 
+@_amp.float32_cpu
 def inv(A, *, out=None):
     _no_out("inv", out)
     return Inv.apply(_matrices("linalg.inv", A))

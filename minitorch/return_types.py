@@ -20,6 +20,7 @@ max, min, sort, topk, kthvalue, median, nanmedian, mode, cummax, cummin = (  # n
                               "cummin"))
 aminmax = _return_type("aminmax", ("min", "max"))
 histogram = _return_type("histogram", ("hist", "bin_edges"))
+frexp = _return_type("frexp", ("mantissa", "exponent"))
 
 # the decompositions of torch.linalg, and the older torch.svd / torch.qr / torch.slogdet
 linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))

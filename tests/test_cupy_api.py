@@ -969,10 +969,10 @@ def test_the_recording_device_records_library_calls_and_behaves_as_cupy():
         rb.unregister()
 
 
-# ---- the library's own calls into CuPy (minitorch/cuda.py, cupyx kernels), read from the source -----
+# ---- the library's own calls into CuPy (minitorch/cuda/, cupyx kernels), read from the source -----
 
 def scan_cupy_references(sources=None):
-    """Every `cupy.x.y(...)` / `cupyx.x(...)` / `cp.x(...)` in minitorch/ (cp is the name cuda.py gives
+    """Every `cupy.x.y(...)` / `cupyx.x(...)` / `cp.x(...)` in minitorch/ (cp is the name minitorch/cuda/ gives
     the cupy module): (file, line, dotted name in cupy, positional count or None, keyword names,
     attribute used on the call's result or None)."""
     if sources is None:
@@ -1011,9 +1011,9 @@ def scan_cupy_references(sources=None):
 
 @needs_cupy
 def test_the_librarys_own_cupy_calls_exist_with_our_arguments():
-    """minitorch/cuda.py and the cupyx kernels are called only on a real GPU: read from the source."""
+    """minitorch/cuda/ and the cupyx kernels are called only on a real GPU: read from the source."""
     refs = scan_cupy_references()
-    assert any(r[2].startswith("cupy.cuda.") for r in refs), "the scan found none of cuda.py's calls"
+    assert any(r[2].startswith("cupy.cuda.") for r in refs), "the scan found none of minitorch/cuda/'s calls"
     bad = []
     for rel, line, name, npos, kw, attr in refs:
         obj = resolve(name)

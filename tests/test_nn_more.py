@@ -116,6 +116,20 @@ GRADCHECKS = {
                   lambda: (f64(1, 3, 4), f64(1, 3, 4, seed=1), f64(1, 3, 4, seed=2))),
     "pixel_shuffle": (lambda x, y: (F.pixel_shuffle(x, 2) ** 2).sum() + (F.pixel_unshuffle(y, 2) ** 3).sum(),
                       lambda: (f64(1, 8, 2, 3), f64(2, 1, 4, 6, seed=1))),
+    "max_pool3d": (lambda x: F.max_pool3d(x, 2, 1, padding=1), lambda: (f64(1, 2, 3, 3, 2),)),
+    "max_pool3d_tiled": (lambda x: F.max_pool3d(x, 2), lambda: (f64(1, 2, 4, 2, 2),)),
+    "avg_pool3d": (lambda x: F.avg_pool3d(x, 2, 1, 1, count_include_pad=False), lambda: (f64(1, 2, 3, 3, 2),)),
+    "adaptive_pool3d": (lambda x: F.adaptive_avg_pool3d(x, (2, 2, 3)) + F.adaptive_max_pool3d(x, (2, 2, 3)),
+                        lambda: (f64(1, 2, 3, 5, 4),)),
+    "grid_sample": (lambda x, g: F.grid_sample(x, g * 0.9, padding_mode="reflection", align_corners=False),
+                    lambda: (f64(1, 2, 3, 4), f64(1, 3, 2, 2, seed=1))),
+    "grid_sample_3d": (lambda x, g: F.grid_sample(x, g * 0.6, align_corners=True),
+                       lambda: (f64(1, 2, 2, 3, 3), f64(1, 2, 2, 1, 3, seed=1))),
+    "affine_grid": (lambda t: F.affine_grid(t, (2, 1, 3, 4), align_corners=False), lambda: (f64(2, 2, 3),)),
+    "channel_shuffle": (lambda x: F.channel_shuffle(x, 2), lambda: (f64(2, 4, 3),)),
+    "max_unpool": (lambda x, y: F.max_unpool2d(x, torch.tensor([[[[0, 3], [9, 14]]]]), 2).sum()
+                   + F.max_unpool3d(y, torch.tensor([[[[[0, 7]], [[9, 17]]]]]), 2, 1).sum(),
+                   lambda: (f64(1, 1, 2, 2), f64(1, 1, 2, 1, 2, seed=1))),
 }
 
 
@@ -125,7 +139,8 @@ def test_gradcheck(name):
     assert gradcheck(fn, make())
 
 
-SECOND_ORDER = ["max_pool_double", "max_pool_tiled", "embedding", "linear", "adaptive_max", "pad_constant_crop", "unfold_fold",
+SECOND_ORDER = ["max_pool3d", "avg_pool3d", "adaptive_pool3d", "affine_grid", "channel_shuffle", "max_unpool",
+                "max_pool_double", "max_pool_tiled", "embedding", "linear", "adaptive_max", "pad_constant_crop", "unfold_fold",
                 "conv2d_groups", "conv_transpose2d", "avg_pool_exclude_pad", "adaptive_avg", "pad_reflect",
                 "interpolate_bilinear", "batch_norm_train", "layer_norm", "group_norm", "mse", "huber", "bce_logits",
                 "nll_spatial", "nll_none_weighted", "gelu", "silu_mish", "elu_selu_celu", "softplus_logsigmoid", "attention", "pixel_shuffle"]
@@ -161,6 +176,10 @@ NN_COVERAGE = {
     "UpsampleBicubic2D": ["interpolate_bicubic"], "UpsampleNearest1D": ["interpolate_nearest"],
     "UpsampleTrilinear3D": ["interpolate_trilinear"], "PixelShuffle": ["pixel_shuffle"],
     "PixelUnshuffle": ["pixel_shuffle"],
+    "MaxPool3d": ["max_pool3d"], "TiledMaxPool3d": ["max_pool3d_tiled"], "AvgPool3d": ["avg_pool3d"],
+    "AdaptiveAvgPool3d": ["adaptive_pool3d"], "AdaptiveMaxPool3d": ["adaptive_pool3d"], "GridSample": ["grid_sample"],
+    "GridSample3d": ["grid_sample_3d"], "AffineGrid": ["affine_grid"], "ChannelShuffle": ["channel_shuffle"],
+    "MaxUnpool2d": ["max_unpool"], "MaxUnpool3d": ["max_unpool"],
 }
 
 

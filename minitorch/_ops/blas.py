@@ -6,20 +6,31 @@ product's shape; beta = 0 ignores it entirely (even its NaNs), as in PyTorch.
 """
 from __future__ import annotations
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from . import common
 from ._prim import Primitive, mT
 from .linalg import no_bool_kernel
 from .inplace_prim import write_inplace
 
 
-def _combine(ctx, inp, prod, beta, alpha):
+def _product(a, b):
+    """a @ b; in float for half, whose product and added input PyTorch's CPU kernel sums in float
+    and rounds to half once at the end."""
+    if a._data.dtype.itemsize == 2 and a._data.dtype.kind == "f":
+        return a._data.astype("float32") @ b._data.astype("float32")
+    return a._data @ b._data
+
+
+def _combine(ctx, inp, prod, beta, alpha, dtype=None):
+    """beta * inp + alpha * prod, in the result dtype (prod's, unless given)."""
     ctx.beta, ctx.alpha = beta, alpha
     xp = inp._device.xp
+    dtype = dtype or prod.dtype
     out = prod if alpha == 1 else prod * alpha
     if beta == 0:
-        return out
+        return out.astype(dtype, copy=False)
     i = inp._data if beta == 1 else inp._data * beta
-    return (xp.broadcast_to(i, out.shape) + out).astype(out.dtype, copy=False)
+    return (xp.broadcast_to(i, out.shape) + out).astype(dtype, copy=False)
 
 
 def _input_grad(ctx, grad):
@@ -44,7 +55,7 @@ class Addmm(Primitive):
         need = ctx.needs_input_grad
         if need:  # each matrix's gradient reads only the other one
             ctx.save_for_backward(a if need[2] else None, b if need[1] else None)
-        return _combine(ctx, inp, a._data @ b._data, beta, alpha)
+        return _combine(ctx, inp, _product(a, b), beta, alpha, a._data.dtype)
 
     @staticmethod
     def backward(ctx, grad):
@@ -69,7 +80,7 @@ class Addmv(Primitive):
         need = ctx.needs_input_grad
         if need:  # (as Addmm's)
             ctx.save_for_backward(m if need[2] else None, v if need[1] else None)
-        return _combine(ctx, inp, m._data @ v._data, beta, alpha)
+        return _combine(ctx, inp, _product(m, v), beta, alpha, m._data.dtype)
 
     @staticmethod
     def backward(ctx, grad):
@@ -168,12 +179,14 @@ def _mm_shapes(op, a, b):
                            f"{b.shape[0]}x{b.shape[1]})")
 
 
+@_amp.lower_precision
 def addmm(inp, mat1, mat2, *, beta=1, alpha=1):
     _mm_shapes("addmm", mat1, mat2)
     _check("addmm", inp, mat1, mat2, (mat1.shape[0], mat2.shape[1]))
     return Addmm.apply(inp, mat1, mat2, beta=beta, alpha=alpha)
 
 
+@_amp.lower_precision_gpu
 def addmv(inp, mat, vec, *, beta=1, alpha=1):
     if mat.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {inp.ndim}, {mat.ndim}, {vec.ndim}")
@@ -184,6 +197,7 @@ def addmv(inp, mat, vec, *, beta=1, alpha=1):
     return Addmv.apply(inp, mat, vec, beta=beta, alpha=alpha)
 
 
+@_amp.lower_precision_gpu
 def addr(inp, vec1, vec2, *, beta=1, alpha=1):
     if vec1.ndim != 1 or vec2.ndim != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.ndim}-D" if vec1.ndim != 1 else
@@ -209,6 +223,7 @@ def _size(t, d):
     return t.shape[common.wrap_dim(d, t.ndim)]
 
 
+@_amp.lower_precision
 def baddbmm(inp, batch1, batch2, *, beta=1, alpha=1):
     _size(batch1, 0), _size(batch1, 1), _size(batch2, 2)  # (PyTorch sizes its result before its checks)
     _bmm_shapes(batch1, batch2)
@@ -216,6 +231,7 @@ def baddbmm(inp, batch1, batch2, *, beta=1, alpha=1):
     return Baddbmm.apply(inp, batch1, batch2, beta=beta, alpha=alpha)
 
 
+@_amp.lower_precision
 def addbmm(inp, batch1, batch2, *, beta=1, alpha=1):
     _size(batch1, 1), _size(batch2, 2)  # (as baddbmm)
     _bmm_shapes(batch1, batch2)

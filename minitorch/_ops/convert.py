@@ -8,8 +8,12 @@ class Clone(Primitive):
     _node_name = "CloneBackward0"
 
     @staticmethod
-    def forward(ctx, a, *, contiguous=False):
-        return a._data.copy() if contiguous else preserved(a, a._data)
+    def forward(ctx, a, *, strides=None):
+        """strides: the copy's element strides (None: laid out like a, PyTorch's preserve_format)."""
+        if strides is None:
+            return preserved(a, a._data)
+        from .common import relayout
+        return relayout(a._data, strides, a._device.xp, copy=True)
 
     @staticmethod
     def backward(ctx, grad):
@@ -30,15 +34,15 @@ class ToCopy(Primitive):
     _node_name = "ToCopyBackward0"
 
     @classmethod
-    def apply(cls, a, *, dtype, device):
-        out = super().apply(a, dtype=dtype, device=device)
+    def apply(cls, a, *, dtype, device, strides=None):
+        out = super().apply(a, dtype=dtype, device=device, strides=strides)
         out._device = device
         if out.grad_fn is not None:  # a gradient of the copy arrives on the new device
             out.grad_fn._output_meta = ((out._data.shape, out.dtype, device),)
         return out
 
     @staticmethod
-    def forward(ctx, a, *, dtype, device):
+    def forward(ctx, a, *, dtype, device, strides=None):
         ctx.src_device, ctx.src_dtype = a._device, a.dtype
         arr = a._data
         if device != a._device:
@@ -50,6 +54,9 @@ class ToCopy(Primitive):
             arr = arr.astype(dtype.np)
         elif arr is a._data:
             arr = arr.copy()
+        if strides is not None:
+            from .common import relayout
+            return relayout(arr, strides, device.xp)
         return preserved(a, arr) if device == a._device else arr
 
     @staticmethod
@@ -58,12 +65,15 @@ class ToCopy(Primitive):
 
 
 def clone(a, *, memory_format=None):
-    return Clone.apply(a, contiguous=memory_format is not None and memory_format.name == "contiguous_format")
+    from .. import _memory_format as mf
+    return Clone.apply(a, strides=mf.strides(mf.checked(memory_format, "clone"), tuple(a.shape)))
 
 
-def to_copy(a, dtype, device):
+def to_copy(a, dtype, device, memory_format=None):
     if device != a._device and device.type != "cpu":
         from .._factories import place
         import numpy as np
         place(np.empty((0,), dtype.np), device)  # a clear error if the device is not there
-    return ToCopy.apply(a, dtype=dtype, device=device)
+    from .. import _memory_format as mf
+    return ToCopy.apply(a, dtype=dtype, device=device,
+                        strides=mf.strides(mf.checked(memory_format, "to"), tuple(a.shape)))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from . import common
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # in PyTorch's order (and sublist numbers)
@@ -169,6 +170,7 @@ def _sumproduct_pair(left, right, sum_dims):
     return bmm(left, right).view(out_size).permute(back)
 
 
+@_amp.lower_precision
 def einsum(*args):
     if not args:
         raise TypeError("einsum(): must specify the equation string and at least one operand, or at least one "

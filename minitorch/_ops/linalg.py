@@ -1,6 +1,7 @@
 """matmul with PyTorch's shape rules: 1-D vectors, 2-D matrices, batched N-D stacks."""
 from __future__ import annotations
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .. import parts as _parts
 from .._errors import hinted
 from . import common
@@ -121,6 +122,7 @@ def _shape_error(a, b, op):
                   f"{sa[-1]}] but got: [{batch}, {sb[-2]}].", hint)
 
 
+@_amp.lower_precision
 def matmul(a, b, op="matmul"):
     T = common.tensor_cls()
     if not isinstance(a, T) or not isinstance(b, T):
@@ -173,12 +175,14 @@ def _check_pair(a, b, op):
     return a, b
 
 
+@_amp.lower_precision
 def mm(a, b):
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError(f"mm: expected 2D tensors, got {a.ndim}D and {b.ndim}D (use matmul for other shapes)")
     return matmul(a, b, "mm")
 
 
+@_amp.lower_precision
 def bmm(a, b):
     if a.ndim != 3:
         raise RuntimeError(f"batch1 must be a 3D tensor (bmm got {a.ndim}D and {b.ndim}D)")
@@ -197,6 +201,7 @@ def dot(a, b):
     return matmul(a, b, "dot")
 
 
+@_amp.lower_precision_gpu
 def mv(a, b):
     if a.ndim == 0:  # (PyTorch sizes its result, a.size(0), before its checks)
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")

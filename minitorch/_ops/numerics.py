@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .. import _dtype
 from . import common
 from ._prim import Primitive
@@ -99,6 +100,7 @@ def lcm(a, b):
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
+@_amp.float32_cpu
 def quantile(a, q, dim=None, keepdim=False, *, interpolation="linear", out=None, ignore_nan=False):
     """The q-th quantiles along `dim` (of the flattened tensor when dim is None), interpolated
     between the two nearest sorted values as PyTorch does; q a number or a 1-D tensor of them (its

@@ -6,6 +6,7 @@ formulas below mention broadcasting.
 """
 from __future__ import annotations
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .. import _dtype
 from .._errors import hinted
 from .._dtype import get_default_dtype
@@ -674,6 +675,7 @@ def rdiv(t, other):
     return div(other, t)
 
 
+@_amp.float32_gpu
 def pow(a, b):  # noqa: A001
     T = common.tensor_cls()
     if not isinstance(a, T) and not isinstance(b, T):
@@ -1356,16 +1358,22 @@ def neg(a):
     return laid_out(Neg.apply(a), a)
 
 
+@_amp.float32_gpu
 def exp(a): return unary(Exp, a, floating=True)  # noqa: E704
+@_amp.float32_gpu
 def log(a): return unary(Log, a, floating=True)  # noqa: E704
 def sqrt(a): return unary(Sqrt, a, floating=True)  # noqa: E704
 def sin(a): return unary(Sin, a, floating=True)  # noqa: E704
 def cos(a): return unary(Cos, a, floating=True)  # noqa: E704
 def tanh(a): return unary(Tanh, a, floating=True)  # noqa: E704
 def sigmoid(a): return unary(Sigmoid, a, floating=True)  # noqa: E704
+@_amp.float32_gpu
 def log1p(a): return unary(Log1p, a, floating=True)  # noqa: E704
+@_amp.float32_gpu
 def expm1(a): return unary(Expm1, a, floating=True)  # noqa: E704
+@_amp.float32_gpu
 def rsqrt(a): return unary(Rsqrt, a, floating=True)  # noqa: E704
+@_amp.float32_gpu
 def reciprocal(a): return unary(Reciprocal, a, floating=True)  # noqa: E704
 def logical_not(a): return unary(LogicalNot, a)  # noqa: E704
 def isnan(a): return unary(IsNan, a)  # noqa: E704

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .. import _dtype, return_types
 from .. import parts as _parts
 from .._dtype import get_default_dtype
@@ -63,6 +64,8 @@ class Sum(Primitive):
     @staticmethod
     def forward(ctx, a, *, dims, keepdim, dtype):
         ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
+        if dtype.np.itemsize == 2 and dtype.is_floating_point:  # half: summed in float, rounded once (PyTorch)
+            return _reduce(a, "add", dims, keepdim, a._device.xp.dtype("float32")).astype(dtype.np)
         if not keepdim and len(dims) == a._data.ndim and a._device.type == "cpu":  # a.sum(), the commonest
             return _np_add.reduce(a._data, axis=dims, dtype=dtype.np)
         return _reduce(a, "add", dims, keepdim, dtype.np)
@@ -592,6 +595,7 @@ def _all_if_empty(dim):
     return None if dim.__class__ in (list, tuple) and not dim else dim
 
 
+@_amp.float32_gpu
 def sum(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  # noqa: A001
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("sum", dim, keepdim, axis, keepdims)
@@ -646,6 +650,7 @@ def mean(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     return node.apply(a, dims=dims, keepdim=keepdim, dtype=dt)  # of nothing: nan
 
 
+@_amp.float32
 def prod(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("prod", dim, keepdim, axis, keepdims)
@@ -662,6 +667,7 @@ def _no_bool_scan(a, dtype, op):
                      f"{op} counts in an integer dtype: drop dtype=, or pass dtype=torch.int64")
 
 
+@_amp.float32_gpu
 def cumsum(a, dim=None, *, dtype=None, axis=None):
     dim = axis if dim is None else dim
     d = common.wrap_dim(dim, a.ndim, "cumsum")
@@ -670,6 +676,7 @@ def cumsum(a, dim=None, *, dtype=None, axis=None):
     return Cumsum.apply(a, dim=d)
 
 
+@_amp.float32_gpu
 def cumprod(a, dim=None, *, dtype=None, axis=None):
     dim = axis if dim is None else dim
     d = common.wrap_dim(dim, a.ndim, "cumprod")
@@ -818,6 +825,7 @@ def std(a, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None
     return Std.apply(a, dims=dims, correction=correction, keepdim=keepdim)
 
 
+@_amp.float32_gpu
 def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
     """Vector p-norms (2 by default) over `dim` (all dims when None): PyTorch's linalg.vector_norm."""
     a = _need_float(a, "norm", dtype)
@@ -845,6 +853,7 @@ def _check_norm_identity(a, p, dim):
                          "because this dimension is empty and the operation does not have an identity", hint)
 
 
+@_amp.float32_gpu
 def logsumexp(a, dim=None, keepdim=False, *, axis=None, keepdims=None):
     dim, keepdim = _np_names("logsumexp", dim, keepdim, axis, keepdims)
     if dim is None:
@@ -870,10 +879,12 @@ def _softmax(prim, a, op, dim, dtype):
     return prim.apply(a, dim=d)
 
 
+@_amp.float32_gpu
 def softmax(a, dim=None, dtype=None, *, axis=None):
     return _softmax(Softmax, a, "softmax", axis if dim is None else dim, dtype)
 
 
+@_amp.float32_gpu
 def log_softmax(a, dim=None, dtype=None, *, axis=None):
     return _softmax(LogSoftmax, a, "log_softmax", axis if dim is None else dim, dtype)
 

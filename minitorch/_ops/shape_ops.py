@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .. import _dtype
 from ..autograd.grad_mode import STATE
 from . import common, views
@@ -241,6 +242,7 @@ def diag(a, diagonal=0):
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {a.ndim}D")
 
 
+@_amp.float32_cpu
 def trace(a):
     if a.dtype is _dtype.bool:  # (PyTorch checks the dtype first)
         raise NotImplementedError("\"trace\" not implemented for 'Bool'")

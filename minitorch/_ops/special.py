@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .. import _dtype
 from ..autograd.grad_mode import STATE
 from . import _specfun, common, inplace
@@ -447,6 +448,8 @@ def _floating(cls, name):
     (Acosh, "acosh"), (Atanh, "atanh"), (Log2, "log2"), (Log10, "log10"), (Exp2, "exp2"), (Sinc, "sinc"),
     (Erf, "erf"), (Erfc, "erfc"), (Erfinv, "erfinv"), (Lgamma, "lgamma"), (Deg2Rad, "deg2rad"), (Rad2Deg, "rad2deg"),
     (I0, "i0"), (I1, "i1")])
+tan, asin, acos, sinh, cosh, log2, log10, erfinv = (_amp.float32_gpu(f) for f in (  # float32 under GPU autocast
+    tan, asin, acos, sinh, cosh, log2, log10, erfinv))
 arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
 
 

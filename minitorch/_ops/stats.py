@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import warnings
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .. import _dtype
 from . import common
 from ._prim import MultiOutputPrimitive, Primitive
@@ -178,6 +179,7 @@ def _float_pair(op, a, b):
     return common.to_device_of(a, dev).to(dt), common.to_device_of(b, dev).to(dt)
 
 
+@_amp.float32_gpu
 def dist(a, b, p=2):
     if isinstance(p, str) or not isinstance(p, (int, float)) and not hasattr(p, "__float__"):
         raise TypeError(f"dist(): argument 'p' (position 3) must be Number, not {type(p).__name__}")
@@ -186,6 +188,7 @@ def dist(a, b, p=2):
     return Dist.apply(a, b, p=float(p))
 
 
+@_amp.float32
 def cdist(x1, x2, p=2.0, compute_mode=None):
     for name, t in (("X1", x1), ("X2", x2)):
         if not t.dtype.is_floating_point:

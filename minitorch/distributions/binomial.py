@@ -1,6 +1,7 @@
 import minitorch as torch
 
 from . import constraints
+from ._samplers import binomial
 from .distribution import Distribution
 from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
@@ -73,10 +74,9 @@ class Binomial(Distribution):
         return self.total_count * self.probs * (1 - self.probs)
 
     def sample(self, sample_shape=torch.Size()):
-        raise NotImplementedError(
-            "Binomial.sample: minitorch has no torch.binomial, PyTorch's binomial sampler, so a sample could "
-            "not equal PyTorch's after manual_seed. Draw `total_count` Bernoulli trials and count them instead: "
-            "torch.bernoulli(probs.expand((n,) + probs.shape)).sum(0).")
+        shape = self._extended_shape(sample_shape)
+        with torch.no_grad():
+            return binomial(self.total_count.expand(shape), self.probs.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

@@ -2,7 +2,7 @@ import minitorch as torch
 
 from . import constraints
 from .distribution import ExponentialFamily
-from .gamma import _NO_SAMPLER
+from ._samplers import _Dirichlet
 
 __all__ = ["Dirichlet"]
 
@@ -29,7 +29,9 @@ class Dirichlet(ExponentialFamily):
         return new
 
     def rsample(self, sample_shape=()):
-        raise NotImplementedError(_NO_SAMPLER.format("Dirichlet.rsample"))
+        # normalised Gamma draws (torch._sample_dirichlet), differentiable in the concentration
+        shape = self._extended_shape(sample_shape)
+        return _Dirichlet.apply(self.concentration.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import struct
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .._dtype import float16
 from .._errors import hinted
 from . import _kernels
@@ -363,6 +364,7 @@ def celu(input, alpha=1.0, inplace=False):  # noqa: A002
     return _apply(Celu, input, inplace, "celu", "elu_cpu", alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
 
 
+@_amp.float32_gpu
 def softplus(input, beta=1.0, threshold=20.0):  # noqa: A002
     return _apply(Softplus, input, op="softplus", kernel="softplus_cpu", beta=beta, threshold=threshold)
 
@@ -437,6 +439,7 @@ def glu(input, dim=-1):  # noqa: A002
     return Glu.apply(input, dim=d)
 
 
+@_amp.lower_precision
 def prelu(input, weight):  # noqa: A002
     """x where x > 0, else weight * x, with one weight (or one per channel, dim 1)."""
     if weight.dtype is not input.dtype:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .. import _dtype
 from .._factories import arange, zeros, zeros_like
 from .._ops import reduce as _reduce
@@ -26,6 +27,7 @@ def _safe_softmax(scores):
     return where(dead, 0.0, _reduce.softmax(where(dead, 0.0, scores), -1))
 
 
+@_amp.lower_precision
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
     """softmax(q k^T * scale + mask) v over (..., L, E) queries and (..., S, E) keys. A bool

@@ -1,6 +1,7 @@
 """Distances and similarities between vectors, as PyTorch composes them."""
 from __future__ import annotations
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .._ops.reduce import Norm
 
 class _LegacyNorm(Norm):
@@ -15,6 +16,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return _LegacyNorm.apply(d, p=float(p), dims=(d.ndim - 1,) if d.ndim else (), keepdim=keepdim)
 
 
+@_amp.float32_gpu
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """x1 . x2 / (max(||x1||, eps) * max(||x2||, eps)) along dim, as PyTorch computes it: each
     vector divided by its norm first (the result stays in [-1, 1]); the clamp at eps is not
@@ -38,6 +40,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
+@_amp.float32_gpu
 def pdist(input, p=2.0):  # noqa: A002
     """The distances between all pairs of rows of an (N, M) input: the upper triangle, row by row."""
     if input.ndim != 2:

@@ -22,6 +22,8 @@ class Addmm(Primitive):
     @staticmethod
     def forward(ctx, b, x, wt):
         ctx.save_for_backward(x, wt)
+        if x._data.dtype.itemsize == 2:  # half: summed in float, rounded once (as PyTorch's CPU addmm)
+            return (x._data.astype("float32") @ wt._data.astype("float32") + b._data).astype(x._data.dtype)
         out = x._data @ wt._data
         out += b._data
         return out

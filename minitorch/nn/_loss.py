@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .. import _dtype
 from .._errors import hinted
 from . import _kernels
@@ -248,6 +249,7 @@ class BinaryCrossEntropyWithLogits(_PointwiseLoss):
         return w * ((t + 1 - y) * x.sigmoid() - t), w * (logsigmoid(-x) - logsigmoid(x) * pos_weight)
 
 
+@_amp.float32
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):  # noqa: A002
     """mean((input - target)^2)."""
     input, target = _same_size(input, target, "mse_loss")  # noqa: A001
@@ -261,6 +263,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     return MseLoss.apply(input, target, reduction=reduction)
 
 
+@_amp.float32
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):  # noqa: A002
     """mean(|input - target|)."""
     input, target = _same_size(input, target, "l1_loss")  # noqa: A001
@@ -273,6 +276,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     return _reduce_loss(loss, reduction)
 
 
+@_amp.float32
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):  # noqa: A002
     """Squared error below beta, absolute error (less 0.5 beta) above: robust to outliers."""
     input, target = _same_size(input, target, "smooth_l1_loss")  # noqa: A001
@@ -285,6 +289,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return SmoothL1Loss.apply(input, target, reduction=reduction, beta=beta)
 
 
+@_amp.float32
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa: A002
     """Squared error below delta, delta * (absolute error - 0.5 delta) above."""
     input, target = _same_size(input, target, "huber_loss")  # noqa: A001
@@ -301,6 +306,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa
     return _reduce_loss(loss * weight, reduction)
 
 
+@_amp.float32
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
     """log(1 + exp(-target * input)), for targets +-1."""
     _same_size(input, target, "soft_margin_loss")
@@ -329,6 +335,7 @@ def _bce_weight(weight, target):
     return weight.detach()
 
 
+@_amp.float32
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,  # noqa: A002
                          reduction="mean"):
     """Binary cross-entropy on probabilities; logs are clamped at -100, as in PyTorch. Prefer
@@ -352,6 +359,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return BinaryCrossEntropy.apply(input, target, reduction=reduction, weight=_bce_weight(weight, target))
 
 
+@_amp.float32
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,  # noqa: A002
                                      reduction="mean", pos_weight=None):
     """Sigmoid + binary cross-entropy in one stable step: safe for logits of any size."""
@@ -478,6 +486,7 @@ class NllLoss2d(NllLoss):
     _node_name = "NllLoss2DBackward0"
 
 
+@_amp.float32
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
              reduction="mean"):
     """The negative log-likelihood of the target classes, given log-probabilities `input`
@@ -516,6 +525,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     return out if four_d or reduction != "none" else out.reshape(target.shape)
 
 
+@_amp.float32
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
                   reduction="mean", label_smoothing=0.0):
     """Softmax + negative log-likelihood in one numerically stable step (log_softmax never
@@ -561,6 +571,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
 
 
+@_amp.float32
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,  # noqa: A002
                       reduction="mean"):
     """The multi-class hinge loss: sum over j != y of max(0, margin - x[y] + x[j])^p / C."""
@@ -589,6 +600,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 
 # ---- compositions ------------------------------------------------------------------------------
 
+@_amp.float32
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):  # noqa: A002
     """The Kullback-Leibler divergence sum target * (log target - input), with `input` given as
     log-probabilities. reduction='batchmean' divides by the batch size (the true KL value)."""
@@ -614,6 +626,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return _reduce_loss(loss, reduction)
 
 
+@_amp.float32
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,  # noqa: A002
                      reduce=None, reduction="mean"):
     """The negative log-likelihood of counts `target` under a Poisson of rate input (or exp(input))."""
@@ -651,6 +664,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     return _reduce_loss(loss, reduction)
 
 
+@_amp.float32
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
     """max(0, -target * (input1 - input2) + margin), for targets +-1."""
     reduction = _legacy(size_average, reduce, reduction)
@@ -660,6 +674,7 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
     return _reduce_loss((-target * (input1 - input2) + float(margin)).clamp(min=0), reduction)  # (a float margin)
 
 
+@_amp.float32
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,  # noqa: A002
                          reduction="mean"):
     """input where target is 1, max(0, margin - input) where it is -1."""
@@ -683,6 +698,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     return _reduce_loss(loss, reduction)
 
 
+@_amp.float32
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
     """1 - cos(x1, x2) for target 1, max(0, cos(x1, x2) - margin) for target -1."""
     reduction = _legacy(size_average, reduce, reduction)
@@ -695,6 +711,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     return _reduce_loss(loss, reduction)
 
 
+@_amp.float32
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
     """max(0, margin + d(anchor, positive) - d(anchor, negative)), d the pairwise p-norm distance."""

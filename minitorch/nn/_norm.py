@@ -19,6 +19,7 @@ layout when it has one, layer norm is always row-major, as PyTorch's kernels (nn
 """
 from __future__ import annotations
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .._ops._prim import Primitive
 from . import _kernels
 from .._ops.pointwise import _fp_quiet
@@ -177,6 +178,7 @@ def _normalized_shape(normalized_shape):
     return shape
 
 
+@_amp.float32_gpu
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # noqa: A002
     """Normalise each sample over its last len(normalized_shape) dims (a transformer's norm)."""
     shape = _normalized_shape(normalized_shape)
@@ -193,6 +195,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # no
     return Normalize.apply(input, weight, bias, gshape=input.shape, axes=axes, wshape=shape, eps=eps)
 
 
+@_amp.float32_gpu
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):  # noqa: A002
     """Normalise each sample's channels in num_groups groups (over the group's channels and
     every spatial position)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import collections
 import operator
+import warnings
 
 from .._tensor import Tensor
 from .module import Module, _addindent
@@ -384,3 +385,14 @@ class ParameterDict(Module):
 
     def __call__(self, input):  # noqa: A002
         raise RuntimeError("ParameterDict should not be called.")
+
+
+class Container(Module):
+    """Module's old name, holding the submodules given as keywords."""
+
+    def __init__(self, **kwargs):
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now implemented in `nn.Module`. "
+                      "Subclass that instead.", FutureWarning, stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)

@@ -1,4 +1,4 @@
-"""Convolution modules: Conv1d, Conv2d and their transposes. Each holds weight and bias and
+"""Convolution modules: Conv1d, Conv2d, Conv3d and their transposes. Each holds weight and bias and
 calls nn.functional in forward; padding modes other than zeros pad the input first (F.pad),
 as PyTorch does."""
 from __future__ import annotations
@@ -159,3 +159,29 @@ class ConvTranspose2d(_ConvTranspose):
     """The transposed convolution (it upsamples); weight (C_in, C_out/groups, kh, kw)."""
     _nd = 2
     _fn = staticmethod(F.conv_transpose2d)
+
+
+class Conv3d(_Conv):
+    """3-D convolution over (N, C_in, D, H, W) batches of volumes; weight (C_out, C_in/groups, kd, kh, kw)."""
+    _nd = 3
+    _fn = staticmethod(F.conv3d)
+
+
+class ConvTranspose3d(_ConvTranspose):
+    """The transposed 3-D convolution; weight (C_in, C_out/groups, kd, kh, kw)."""
+    _nd = 3
+    _fn = staticmethod(F.conv_transpose3d)
+
+
+class ChannelShuffle(Module):
+    """Interleave the channel groups of (N, C, *) (ShuffleNet's layer between grouped convolutions)."""
+
+    def __init__(self, groups):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):  # noqa: A002
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self):
+        return f"groups={self.groups}"

@@ -6,7 +6,8 @@ computes a layer as one op (convolution, pooling, embedding, the common losses, 
 activations, the norms) it is a primitive with its own forward and backward, in a module of
 its family, re-exported here:
 
-    _conv.py        convolution (1-D, 2-D, grouped, transposed), pooling, im2col / col2im
+    _conv.py        convolution (1-D, 2-D, 3-D, grouped, transposed), pooling, im2col / col2im
+    _grid.py        affine_grid, grid_sample (spatial transformers)
     _loss.py        the losses          _activation.py   gelu, silu, elu, softplus, ...
     _norm.py        batch / layer / group / instance / rms norm, normalize
     _padding.py     pad                 _upsample.py     interpolate, pixel_shuffle
@@ -19,12 +20,13 @@ import math
 import numbers
 import warnings
 
+from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .. import _dtype, _factories
 from .._errors import hinted
 from .._ops import reduce as _reduce
 from .._tensor import Tensor, contiguous_format
 from ..autograd.grad_mode import STATE
-from . import _conv, _embedding, _fused, _kernels
+from . import _conv, _embedding, _fused, _grid, _kernels
 from .embedding_bag import embedding_bag  # noqa: F401
 from ._embedding import EmbeddingLookup
 from ._layout import CHANNELS_LAST, suggest_memory_format
@@ -70,6 +72,7 @@ def _type(t):
 
 # ---- linear layers ---------------------------------------------------------------------------
 
+@_amp.lower_precision
 def linear(input, weight, bias=None):  # noqa: A002
     """y = x W^T + b, for x of shape (*, in_features) and W of shape (out_features, in_features)."""
     if input.ndim == 0 or weight.ndim == 0:
@@ -125,15 +128,21 @@ def _batchify(input, op, dims=4):
 
 # ---- convolution -----------------------------------------------------------------------------
 
-def _check_conv(x, weight, bias, nd, groups, op, transposed=False):
+def _check_conv(x, weight, bias, nd, groups, op, transposed=False, stride=1):
     """PyTorch's checks and messages for a convolution's operands (x already batched)."""
+    kernel = "slow_conv3d_cpu" if nd == 3 else "slow_conv2d_cpu"
     if transposed:
-        _kernels.check("slow_conv_transpose2d_out_cpu", x.dtype, _kernels.FLOAT_OR_LONG, op)
+        _kernels.check(f"slow_conv_transpose{max(nd, 2)}d_out_cpu", x.dtype, _kernels.FLOAT_OR_LONG, op)
     else:
-        _kernels.check("slow_conv2d_cpu", x.dtype, _kernels.NOT_BOOL, op)
+        _kernels.check(kernel, x.dtype, _kernels.NOT_BOOL, op)
     if weight.ndim != nd + 2:
-        raise RuntimeError(f"{op}: expected a {nd + 2}-D weight (out_channels, in_channels/groups, kernel size), "
-                           f"got shape {list(weight.shape)}")
+        if weight.ndim < 3:
+            raise RuntimeError("weight should have at least three dimensions")
+        raise hinted(RuntimeError, f"expected stride to be a single integer value or a list of {weight.ndim - 2} "
+                     "values to match the convolution dimensions, but got "
+                     f"stride={list(_ntuple(stride, nd, 'stride'))}",
+                     f"{op}: expected a {nd + 2}-D weight (out_channels, in_channels/groups, kernel size), got "
+                     f"shape {list(weight.shape)}")
     if x.dtype is not weight.dtype or (bias is not None and bias.dtype is not weight.dtype):
         other = bias if x.dtype is weight.dtype else x
         raise RuntimeError(f"Input type ({_type(x)}) and weight type ({_type(weight)}) should be the same"
@@ -180,7 +189,7 @@ def _same_padding(x, k, stride, dilation):
 
 def _convolution(input, weight, bias, stride, padding, dilation, groups, nd, op):  # noqa: A002
     x, unbatched = _batchify(input, op, nd + 2)
-    _check_conv(x, weight, bias, nd, groups, op)
+    _check_conv(x, weight, bias, nd, groups, op, stride=stride)
     stride, dilation = _ntuple(stride, nd, "stride"), _ntuple(dilation, nd, "dilation")
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
@@ -206,22 +215,30 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, nd, op)
     return out.squeeze(0) if unbatched else out
 
 
+@_amp.lower_precision
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
     """2-D cross-correlation (what deep learning calls convolution) of a (N, C, H, W) batch with
     weight (O, C/groups, kh, kw): im2col + one matrix product (see nn/_conv.py)."""
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
+@_amp.lower_precision
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
     """1-D convolution of a (N, C, L) batch with weight (O, C/groups, k)."""
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+@_amp.lower_precision
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
+    """3-D convolution of a (N, C, D, H, W) batch of volumes with weight (O, C/groups, kd, kh, kw)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
 
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, nd, op):  # noqa: A002
     if isinstance(padding, str):
         raise TypeError(f"{op}(): argument 'padding' must be tuple of ints, not str")
     x, unbatched = _batchify(input, op, nd + 2)
-    _check_conv(x, weight, bias, nd, groups, op, transposed=True)
+    _check_conv(x, weight, bias, nd, groups, op, transposed=True, stride=stride)
     stride, dilation = _ntuple(stride, nd, "stride"), _ntuple(dilation, nd, "dilation")
     padding, output_padding = _ntuple(padding, nd, "padding"), _ntuple(output_padding, nd, "output_padding")
     if any(s <= 0 for s in stride):
@@ -229,7 +246,7 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     if any(p < 0 for p in padding):
         raise RuntimeError("negative padding is not supported")
     if any(op_ >= s and op_ >= d for op_, s, d in zip(output_padding, stride, dilation)):
-        names = ["height", "width"][-nd:] if nd <= 2 else [str(i) for i in range(nd)]
+        names = ["depth", "height", "width"][-nd:]
         raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
                            + " ".join(f"output_padding_{n}: {v}" for n, v in zip(names, output_padding)) + " "
                            + " ".join(f"stride_{n}: {v}" for n, v in zip(names, stride)) + " "
@@ -247,6 +264,7 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     return out.squeeze(0) if unbatched else out
 
 
+@_amp.lower_precision
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,  # noqa: A002
                      dilation=1):
     """The transposed convolution ("deconvolution") of a (N, C, H, W) batch with weight
@@ -255,10 +273,19 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                            "conv_transpose2d")
 
 
+@_amp.lower_precision
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,  # noqa: A002
                      dilation=1):
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1,
                            "conv_transpose1d")
+
+
+@_amp.lower_precision
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,  # noqa: A002
+                     dilation=1):
+    """The transposed convolution of a (N, C, D, H, W) batch with weight (C, O/groups, kd, kh, kw)."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3,
+                           "conv_transpose3d")
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):  # noqa: A002
@@ -299,59 +326,99 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):  # n
 
 # ---- pooling ---------------------------------------------------------------------------------
 
-def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, op):
-    """Check a 2-D pooling's arguments as PyTorch does; return the batched input, the kernel,
-    stride and dilation, the (top, bottom, left, right) padding (ceil_mode adds at the end)
-    and the output size."""
-    k = _pair(kernel_size, "kernel_size")
-    s = k if stride is None or (not isinstance(stride, numbers.Integral) and len(stride) == 0) else _pair(stride)
-    p, d = _pair(padding, "padding"), _pair(dilation, "dilation")
+def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, op, nd=2):
+    """Check a 2-D (or 3-D) pooling's arguments as PyTorch does; return the batched input, the
+    kernel, stride and dilation, the (top, bottom, left, right) padding (ceil_mode adds at the
+    end; two numbers per dim) and the output size."""
+    k = _ntuple(kernel_size, nd, "kernel_size")
+    s = k if stride is None or (not isinstance(stride, numbers.Integral) and len(stride) == 0) else _ntuple(stride, nd)
+    p, d = _ntuple(padding, nd, "padding"), _ntuple(dilation, nd, "dilation")
     if any(v <= 0 for v in s):
         raise RuntimeError("stride should be greater than zero")
-    for i in range(2):
+    for i in range(nd):
         if p[i] * 2 > k[i]:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
                                f"kernel_size={k[i]} and dilation={d[i]}")
-    x, unbatched = _batchify(input, op)
-    (oh, eh), (ow, ew) = (_conv.pool_size(x.shape[2 + i], k[i], s[i], p[i], d[i], ceil_mode) for i in range(2))
-    if oh <= 0 or ow <= 0:
-        raise RuntimeError(f"Given input size: ({x.shape[1]}x{x.shape[2]}x{x.shape[3]}). Calculated output size: "
-                           f"({x.shape[1]}x{max(oh, 0)}x{max(ow, 0)}). Output size is too small")
-    return x, unbatched, k, s, (p[0], p[0] + eh, p[1], p[1] + ew), d, (oh, ow)
+    if nd == 3 and (input.ndim not in (4, 5) or input.numel() == 0):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    x, unbatched = _batchify(input, op, nd + 2)
+    sizes = [_conv.pool_size(x.shape[2 + i], k[i], s[i], p[i], d[i], ceil_mode) for i in range(nd)]
+    if any(o <= 0 for o, _ in sizes):
+        if op == "avg_pool3d":  # (PyTorch's 3-D average pooling words it so)
+            raise RuntimeError(f"input image (T: {x.shape[2]} H: {x.shape[3]} W: {x.shape[4]}) smaller than kernel "
+                               f"size (kT: {k[0]} kH: {k[1]} kW: {k[2]})")
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, x.shape[1:]))}). Calculated output size: "
+                           f"({'x'.join(str(v) for v in [x.shape[1]] + [max(o, 0) for o, _ in sizes])}). "
+                           "Output size is too small")
+    pads = tuple(v for i in range(nd) for v in (p[i], p[i] + sizes[i][1]))
+    return x, unbatched, k, s, pads, d, tuple(o for o, _ in sizes)
+
+
+def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, nd):  # noqa: A002
+    op = f"max_pool{nd}d"
+    x, unbatched, k, s, pads, d, _ = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, op, nd)
+    _kernels.check(op, x.dtype, _kernels.NOT_BOOL)
+    # (the primitives pool an unbatched (C, H, W) image as it is, as PyTorch's kernels do)
+    if not return_indices and k == s and d == (1,) * nd and not any(pads):  # windows that tile the image
+        return (_conv.TiledMaxPool3d if nd == 3 else _conv.TiledMaxPool2d).apply(input, kernel=k)
+    pool = _conv.MaxPool3d if nd == 3 else _conv.MaxPool2d
+    out, idx = pool.apply(input, kernel=k, stride=s, pads=pads, dilation=d)
+    return (out, idx) if return_indices else out
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
                return_indices=False):
     """The maximum of every kernel_size window (stride defaults to kernel_size)."""
-    x, unbatched, k, s, pads, d, _ = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode,
-                                                "max_pool2d")
-    _kernels.check("max_pool2d", x.dtype, _kernels.NOT_BOOL)
-    if not return_indices and k == s and d == (1, 1) and not any(pads):  # windows that tile the image
-        out = _conv.TiledMaxPool2d.apply(x, kernel=k)
-        return out.squeeze(0) if unbatched else out
-    out, idx = _conv.MaxPool2d.apply(x, kernel=k, stride=s, pads=pads, dilation=d)
-    if unbatched:
-        out, idx = out.squeeze(0), idx.squeeze(0)
-    return (out, idx) if return_indices else out
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 2)
 
 
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,  # noqa: A002
-               divisor_override=None):
-    """The mean of every window; zero padding counts in the mean unless count_include_pad=False."""
-    x, unbatched, k, s, pads, _, out_hw = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode,
-                                                     "avg_pool2d")
-    _kernels.check("avg_pool2d", x.dtype, _kernels.FLOAT_OR_LONG)
+@_amp.float32_cpu
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
+               return_indices=False):
+    """The maximum of every kd*kh*kw window of a (N, C, D, H, W) batch of volumes."""
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 3)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
+                            return_indices=False):
+    """max_pool2d's maxima and their indices, always both (return_indices is ignored, as in PyTorch)."""
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
+                            return_indices=False):
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True)
+
+
+def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, nd):  # noqa: A002
+    op = f"avg_pool{nd}d"
+    x, unbatched, k, s, pads, _, out_hw = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode, op, nd)
+    _kernels.check(op, x.dtype, _kernels.FLOAT_OR_LONG)
     xp = x._device.xp
     if divisor_override is not None:
         if divisor_override == 0:
             raise RuntimeError("divisor must be not zero")
         divisor = xp.full(out_hw, divisor_override)
     else:
-        divisor = _conv.avg_divisor(xp, x.shape[2:], k, s, (pads[0], pads[2]), (pads[1] - pads[0], pads[3] - pads[2]),
-                                    count_include_pad)
+        divisor = _conv.avg_divisor(xp, x.shape[2:], k, s, pads[0::2],
+                                    tuple(b - a for a, b in zip(pads[0::2], pads[1::2])), count_include_pad)
     divisor = divisor.astype(x._data.dtype)
-    out = _conv.AvgPool2d.apply(x, kernel=k, stride=s, pads=pads, divisor=divisor)
-    return out.squeeze(0) if unbatched else out
+    # (the primitive pools an unbatched (C, H, W) image as it is, as PyTorch's kernel does)
+    return (_conv.AvgPool3d if nd == 3 else _conv.AvgPool2d).apply(input, kernel=k, stride=s, pads=pads,
+                                                                    divisor=divisor)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,  # noqa: A002
+               divisor_override=None):
+    """The mean of every window; zero padding counts in the mean unless count_include_pad=False."""
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 2)
+
+
+@_amp.float32_cpu
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,  # noqa: A002
+               divisor_override=None):
+    """The mean of every kd*kh*kw window of a (N, C, D, H, W) batch of volumes."""
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 3)
 
 
 def _one_row(input, op):  # noqa: A002
@@ -364,6 +431,12 @@ def _one_row(input, op):  # noqa: A002
 
 def _single(v):
     return v if v is None or isinstance(v, numbers.Integral) else (tuple(v) if len(v) else None)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
+                            return_indices=False):
+    """max_pool1d's maxima and their indices, always both (return_indices is ignored, as in PyTorch)."""
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True)
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
@@ -394,6 +467,17 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):  # n
     kw, kh = _pair(kernel_size, "kernel_size")
     out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     return (out.sign() * out.abs().relu()).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):  # noqa: A002
+    """(sum of x^p over each kd*kh*kw window)^(1/p), through avg_pool3d as in PyTorch."""
+    kd, kw, kh = _ntuple(kernel_size, 3, "kernel_size")
+    if norm_type == math.inf:
+        return max_pool3d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -math.inf:
+        return -max_pool3d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    out = avg_pool3d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(kd * kw * kh).pow(1.0 / norm_type)
 
 
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):  # noqa: A002
@@ -434,6 +518,43 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):  # noqa: A002
     return (out, idx) if return_indices else out
 
 
+@_amp.float32_cpu
+def adaptive_avg_pool3d(input, output_size):  # noqa: A002
+    """Average pooling of a volume to a fixed (D', H', W'), the windows sized to fit."""
+    _adaptive_input(input, 3, "adaptive_avg_pool3d")
+    size = _adaptive_size(input, output_size, 3)
+    if size == (1, 1, 1):  # PyTorch takes the mean here (MeanBackward1)
+        out = input.mean((-1, -2, -3), keepdim=True)
+        if suggest_memory_format(input) == CHANNELS_LAST:  # then restrides it in place (AsStridedBackward1)
+            n, c = input.shape[:2]
+            out.as_strided_((n, c, 1, 1, 1), (c, 1, c, c, c))
+        return out
+    _kernels.check("adaptive_avg_pool3d_cpu", input.dtype)
+    return _conv.AdaptiveAvgPool3d.apply(input, out_hw=size)
+
+
+@_amp.float32_cpu
+def adaptive_max_pool3d(input, output_size, return_indices=False):  # noqa: A002
+    if input.ndim not in (4, 5) or any(n == 0 for n in input.shape[-3:]):
+        raise RuntimeError(f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: {list(input.shape)}")
+    _kernels.check("adaptive_max_pool3d_cpu", input.dtype)
+    out, idx = _conv.AdaptiveMaxPool3d.apply(input, out_hw=_adaptive_size(input, output_size, 3))
+    return (out, idx) if return_indices else out
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):  # noqa: A002
+    """adaptive_max_pool1d's maxima and their indices, always both (as in PyTorch)."""
+    return adaptive_max_pool1d(input, output_size, return_indices=True)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):  # noqa: A002
+    return adaptive_max_pool2d(input, output_size, return_indices=True)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):  # noqa: A002
+    return adaptive_max_pool3d(input, output_size, return_indices=True)
+
+
 def adaptive_avg_pool1d(input, output_size):  # noqa: A002
     if input.ndim not in (2, 3):
         raise RuntimeError(f"adaptive_avg_pool1d(): Expected 2D or 3D tensor, but got {list(input.shape)}")
@@ -445,6 +566,87 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):  # noqa: A002
         raise RuntimeError(f"adaptive_max_pool1d(): Expected 2D or 3D tensor, but got {list(input.shape)}")
     out, idx = adaptive_max_pool2d(input.unsqueeze(-2), (1, _ntuple(output_size, 1)[0]), return_indices=True)
     return (out.squeeze(-2), idx.squeeze(-2)) if return_indices else out.squeeze(-2)
+
+
+# ---- spatial transformers: sampling grids (nn/_grid.py) ---------------------------------------
+
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+                  "Please specify align_corners=True if the old behavior is desired. See the documentation of "
+                  "grid_sample for details.")
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid (N, H, W, 2) of the affine maps theta (N, 2, 3), for grid_sample into an
+    output of `size` (N, C, H, W); theta (N, 3, 4) and size (N, C, D, H, W) for volumes."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = tuple(int(v) for v in size)
+    if len(size) in (4, 5):
+        nd = len(size) - 2
+        if theta.ndim != 3 or tuple(theta.shape[-2:]) != (nd, nd + 1):
+            raise ValueError(f"Expected a batch of {nd}D affine matrices of shape Nx{nd}x{nd + 1} for size {size}. "
+                             f"Got {theta.shape}.")
+    else:
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  f"respectively. Got size {size}.")
+    if align_corners and min(size[2:]) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                      "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
+                      "of affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    if theta.shape[0] != size[0]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{size[0]}, {nd + 1}] "
+                           f"but got: [{theta.shape[0]}, {nd + 1}].")
+    return _grid.AffineGrid.apply(theta, size=size, align_corners=bool(align_corners))
+
+
+@_amp.float32_cpu
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):  # noqa: A002
+    """Read `input` (N, C, H, W) at the points of `grid` (N, H', W', 2), given in normalised
+    coordinates (-1: the left/top edge, +1: the right/bottom one): out (N, C, H', W'). Between
+    pixels by bilinear interpolation (or the nearest pixel); outside by padding_mode. The same for
+    volumes (N, C, D, H, W) with grid (N, D', H', W', 3)."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
+                         f"but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        align_corners = False
+    if input._device != grid._device:
+        raise RuntimeError(f"grid_sampler(): expected input and grid to be on same device, but input is on "
+                           f"{input.device} and grid is on {grid.device}")
+    if input.dtype is not grid.dtype:
+        raise hinted(RuntimeError, f"expected scalar type {grid.dtype._short} but found {input.dtype._short}",
+                     f"grid_sample: the input is {input.dtype.name}, the grid {grid.dtype.name}: convert one")
+    if input.ndim == 0 or grid.ndim == 0 or input.shape[0] != grid.shape[0]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but got input with "
+                           f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
+    if grid.shape[-1] != input.ndim - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.ndim - 2} in last dimension, but got "
+                           f"grid with sizes {list(grid.shape)}")
+    for i in range(2, input.ndim):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial dimensions, but input has "
+                               f"sizes {list(input.shape)} with dimension {i} being empty")
+    if input.ndim not in (4, 5) or input.ndim != grid.ndim:
+        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but "
+                           f"got input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
+    if mode == "bicubic":
+        if input.ndim == 5:
+            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+        raise hinted(NotImplementedError, "grid_sample(mode='bicubic') is not implemented in minitorch",
+                     "use mode='bilinear'")
+    _kernels.check("grid_sampler_2d_cpu_kernel_impl" if input.ndim == 4 else "grid_sampler_3d_cpu", input.dtype,
+                   _kernels.FLOATING, "grid_sample")
+    sampler = _grid.GridSample if input.ndim == 4 else _grid.GridSample3d
+    return sampler.apply(input, grid, mode=mode, padding_mode=padding_mode, align_corners=bool(align_corners))
 
 
 # ---- embedding --------------------------------------------------------------------------------
@@ -548,6 +750,36 @@ def log_softmax(input, dim=None, dtype=None):  # noqa: A002
 
 def softmin(input, dim=None, dtype=None):  # noqa: A002
     return _reduce.softmax(-input, _softmax_dim("softmin", input.ndim, dim), dtype)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """A differentiable sample of a categorical distribution: softmax((logits + g) / tau), with g
+    Gumbel(0, 1) noise drawn as PyTorch draws it (-log of exponential_(), so the same seed gives the
+    same sample). hard=True: the one-hot of the sample's argmax forward, the soft sample's gradient
+    backward (the straight-through estimator)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -_factories.empty_like(logits, memory_format=contiguous_format).exponential_().log()  # ~Gumbel(0, 1)
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = _factories.zeros_like(logits, memory_format=contiguous_format).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
+
+
+def channel_shuffle(input, groups):  # noqa: A002
+    """Regroup the channels of (N, C, *) as ShuffleNet does between grouped convolutions: split
+    them into `groups` groups and interleave the groups (channel g*C/G + k goes to k*G + g)."""
+    if input.ndim <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes "
+                           f"{list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    if input.shape[1] % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {input.shape[1]} channels and "
+                           f"{groups} groups.")
+    return _conv.ChannelShuffle.apply(input, groups=int(groups))
 
 
 def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
@@ -661,18 +893,30 @@ def _max_unpool(input, indices, kernel_size, stride, padding, output_size, n):  
         bad = int(invalid[0])
         raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
                            f"{'x'.join(str(v) for v in size)})")
-    out = _factories.zeros(*lead, numel, dtype=input.dtype, device=input.device)
-    return out.scatter(-1, flat_index, input.reshape(*lead, -1)).reshape(*lead, *size)
+    if n == 1:  # PyTorch unpools a signal as a one-column image
+        return _conv.MaxUnpool2d.apply(input.unsqueeze(-1), index=indices._data[..., None],
+                                       size=(size[0], 1)).squeeze(-1)
+    pool = _conv.MaxUnpool3d if n == 3 else _conv.MaxUnpool2d
+    return pool.apply(input, index=indices._data, size=tuple(size))
+
+
+def _unpool_args(kernel_size, stride, padding, n):
+    """kernel_size, stride (kernel_size when None) and padding as n-tuples."""
+    return (_ntuple(kernel_size, n), _ntuple(stride if stride is not None else kernel_size, n), _ntuple(padding, n))
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):  # noqa: A002
-    return _max_unpool(input, indices, _ntuple(kernel_size, 1), _ntuple(stride if stride is not None else kernel_size, 1),
-                       _ntuple(padding, 1), output_size, 1)
+    return _max_unpool(input, indices, *_unpool_args(kernel_size, stride, padding, 1), output_size, 1)
 
 
+@_amp.float32_cpu
 def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):  # noqa: A002
-    return _max_unpool(input, indices, _ntuple(kernel_size, 2), _ntuple(stride if stride is not None else kernel_size, 2),
-                       _ntuple(padding, 2), output_size, 2)
+    return _max_unpool(input, indices, *_unpool_args(kernel_size, stride, padding, 2), output_size, 2)
+
+
+@_amp.float32_cpu
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):  # noqa: A002
+    return _max_unpool(input, indices, *_unpool_args(kernel_size, stride, padding, 3), output_size, 3)
 
 
 # ---- alpha dropout (for SELU networks) ------------------------------------------------------

@@ -193,3 +193,53 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
     fan = _calculate_correct_fan(tensor, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
     return normal_(tensor, 0.0, std, generator)
+
+
+def dirac_(tensor, groups=1):
+    """The identity of a convolution: weight (out, in, *k) with 1 at each kernel's centre for
+    channel d of each group, so that conv(x) == x on as many channels as fit."""
+    if tensor.ndim not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if tensor.shape[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = tensor.shape[0] // groups
+    centre = tuple(n // 2 for n in tensor.shape[2:])
+    with no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, tensor.shape[1])):
+                tensor[(g * per_group + d, d) + centre] = 1
+    return tensor
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """A 2-D weight drawn from N(0, std), then ceil(sparsity * rows) zeros in each column (at rows
+    chosen by randperm, column by column, as PyTorch draws them)."""
+    from .._factories import randperm
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for c in range(cols):
+            tensor[randperm(rows)[:num_zeros], c] = 0
+    return tensor
+
+
+def _deprecated(new):
+    """The old name without the trailing underscore, which PyTorch still accepts with a warning."""
+    old = new.__name__[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old}` is now deprecated in favor of `nn.init.{new.__name__}`.", FutureWarning,
+                      stacklevel=2)
+        return new(*args, **kwargs)
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old
+    deprecated_init.__doc__ = f"{old}(...): deprecated, use nn.init.{new.__name__}."
+    return deprecated_init
+
+
+(uniform, normal, constant, eye, dirac, xavier_uniform, xavier_normal, kaiming_uniform, kaiming_normal, orthogonal,
+ sparse) = (_deprecated(f) for f in (uniform_, normal_, constant_, eye_, dirac_, xavier_uniform_, xavier_normal_,
+                                      kaiming_uniform_, kaiming_normal_, orthogonal_, sparse_))

@@ -13,14 +13,15 @@ gives the placeholders the checkpoint's shapes instead.
 from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
-from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
-from .normalization import BatchNorm1d, BatchNorm2d, InstanceNorm1d, InstanceNorm2d, _BatchNorm, _InstanceNorm, \
-    _NormBase
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d,
+                            _BatchNorm, _InstanceNorm, _NormBase)
 from .parameter import UninitializedBuffer, UninitializedParameter, is_lazy
 from .. import _dtype, _factories
 
-__all__ = ["LazyModuleMixin", "LazyConv1d", "LazyConv2d", "LazyConvTranspose1d", "LazyConvTranspose2d",
-           "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyInstanceNorm1d", "LazyInstanceNorm2d"]
+__all__ = ["LazyModuleMixin", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d",
+           "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d",
+           "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
 
 
 class LazyModuleMixin:
@@ -109,6 +110,17 @@ class LazyConv2d(_LazyConvXdMixin, Conv2d):
         self._lazy_parameters(out_channels, bias, device, dtype)
 
 
+class LazyConv3d(_LazyConvXdMixin, Conv3d):
+    """A Conv3d whose in_channels is read from the first input."""
+    cls_to_become = Conv3d
+
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device=device,
+                         dtype=dtype)
+        self._lazy_parameters(out_channels, bias, device, dtype)
+
+
 class LazyConvTranspose1d(_LazyConvXdMixin, ConvTranspose1d):
     cls_to_become = ConvTranspose1d
 
@@ -121,6 +133,16 @@ class LazyConvTranspose1d(_LazyConvXdMixin, ConvTranspose1d):
 
 class LazyConvTranspose2d(_LazyConvXdMixin, ConvTranspose2d):
     cls_to_become = ConvTranspose2d
+
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
+                         device=device, dtype=dtype)
+        self._lazy_parameters(out_channels, bias, device, dtype)
+
+
+class LazyConvTranspose3d(_LazyConvXdMixin, ConvTranspose3d):
+    cls_to_become = ConvTranspose3d
 
     def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
                  dilation=1, padding_mode="zeros", device=None, dtype=None):
@@ -183,3 +205,14 @@ class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
 class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
     cls_to_become = InstanceNorm2d
     _batched_ndims = InstanceNorm2d._batched_ndims
+
+
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm3d whose num_features is read from the first input."""
+    cls_to_become = BatchNorm3d
+    _batched_ndims = BatchNorm3d._batched_ndims
+
+
+class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
+    cls_to_become = InstanceNorm3d
+    _batched_ndims = InstanceNorm3d._batched_ndims

@@ -1,6 +1,8 @@
 """Loss modules: thin wrappers that remember their options and call nn.functional."""
 from __future__ import annotations
 
+import warnings
+
 from . import _loss
 from . import functional as F
 from .module import Module
@@ -193,3 +195,13 @@ class MultiMarginLoss(_WeightedLoss):
     def forward(self, input, target):  # noqa: A002
         return F.multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
                                    reduction=self.reduction)
+
+
+class NLLLoss2d(NLLLoss):
+    """NLLLoss under its old name (NLLLoss takes (N, C, H, W) scores itself)."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in replacement and see "
+                      "https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more details.", FutureWarning,
+                      stacklevel=2)
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)

@@ -673,12 +673,15 @@ class Module:
         """`model.to(device)`, `model.to(dtype)`, `model.to(device, dtype)`, `model.to(tensor)`.
         A dtype applies to floating-point parameters and buffers only; integer buffers keep theirs."""
         from .._tensor import _parse_to
-        dtype, device, _ = _parse_to(None, args, dict(kwargs))
+        fmt = kwargs.get("memory_format")
+        dtype, device, _, _ = _parse_to(None, args, dict(kwargs))
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
 
         def convert(t):
             dt = dtype if dtype is not None and t.dtype.is_floating_point else None
+            if fmt is not None and t.ndim in (4, 5):  # conv weights: model.to(memory_format=channels_last)
+                return t.to(device=device, dtype=dt, memory_format=fmt)
             return t.to(device=device, dtype=dt) if (device is not None or dt is not None) else t
         return self._apply(convert)
 

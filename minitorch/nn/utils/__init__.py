@@ -1,12 +1,12 @@
 """`nn.utils`: gradient clipping, parameters as one vector, weight and spectral normalisation,
 parametrizations (nn.utils.parametrize, nn.utils.parametrizations) and the sequence utilities
-(nn.utils.rnn)."""
-from . import parametrizations, parametrize, rnn  # noqa: F401
+(nn.utils.rnn), and calling a module with other tensors (nn.utils.stateless)."""
+from . import parametrizations, parametrize, rnn, stateless  # noqa: F401
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 from .spectral_norm import remove_spectral_norm, spectral_norm
 from .weight_norm import remove_weight_norm, weight_norm
 
-__all__ = ["rnn", "parametrize", "parametrizations", "clip_grad_norm_", "clip_grad_norm", "clip_grad_value_",
+__all__ = ["rnn", "parametrize", "parametrizations", "stateless", "clip_grad_norm_", "clip_grad_norm", "clip_grad_value_",
            "clip_grads_with_norm_", "get_total_norm", "parameters_to_vector", "vector_to_parameters", "weight_norm",
            "remove_weight_norm", "spectral_norm", "remove_spectral_norm"]

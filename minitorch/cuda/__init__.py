@@ -6,7 +6,7 @@ answer, including *why* there is no GPU, so the error a learner sees can say it.
 """
 from __future__ import annotations
 
-from . import _device
+from .. import _device
 
 _probe = None  # (cupy module or None, device count, reason when unavailable)
 
@@ -89,34 +89,151 @@ def get_device_name(device=None) -> str:
 
 def manual_seed(seed) -> None:
     """Seed the current GPU's generator."""
-    from . import _random
+    from .. import _random
     index = _device._current_index.get("cuda", 0)
     _random.cuda_generator(index).manual_seed(int(seed))
 
 
 def manual_seed_all(seed) -> None:
     """Seed every GPU's generator."""
-    from . import _random
+    from .. import _random
     _random.seed_cuda(int(seed))
 
 
 def seed() -> None:
     """Seed the current GPU's generator from the operating system's entropy."""
-    from . import _random
+    from .. import _random
     _random.cuda_generator(_device._current_index.get("cuda", 0)).seed()
 
 
 def seed_all() -> None:
     """Seed every GPU's generator with one fresh seed."""
-    from . import _random
+    from .. import _random
     _random.seed_cuda(_random.Generator().seed())
 
 
 def initial_seed() -> int:
     """The current GPU generator's seed (needs a GPU, as in PyTorch)."""
-    from . import _random
+    from .. import _random
     _require()
     return _random.cuda_generator(current_device()).initial_seed()
+
+
+def is_initialized() -> bool:
+    """Whether a GPU has been set up (here: whether CuPy found one)."""
+    return _probe is not None and _probe[1] > 0
+
+
+def init() -> None:
+    _require()
+
+
+def get_device_capability(device=None):
+    """(major, minor) compute capability of the GPU."""
+    props = get_device_properties(device)
+    return props["major"], props["minor"]
+
+
+def get_device_properties(device=None):
+    """CUDA's property record of the GPU, as CuPy reads it (a dict: name, totalGlobalMem, major, ...)."""
+    cp = _require()
+    index = _device.resolve(device).index if device is not None else current_device()
+    return cp.cuda.runtime.getDeviceProperties(index or 0)
+
+
+def is_bf16_supported(including_emulation=True) -> bool:
+    return False  # minitorch has no bfloat16 dtype (NumPy has none)
+
+
+def get_arch_list():
+    return []
+
+
+# ---- memory: what CuPy's memory pool holds ------------------------------------------------------
+# PyTorch's caching allocator keeps freed GPU blocks for reuse; CuPy's memory pool does the same.
+# Without a GPU every count is 0 and empty_cache() does nothing, as in PyTorch's CPU build.
+
+_peak = {"allocated": 0}
+
+
+def _pool():
+    cp, n, _ = _cupy_state()
+    return cp.get_default_memory_pool() if n else None
+
+
+def memory_allocated(device=None) -> int:
+    """Bytes held by live tensors."""
+    pool = _pool()
+    used = 0 if pool is None else int(pool.used_bytes())
+    _peak["allocated"] = max(_peak["allocated"], used)
+    return used
+
+
+def max_memory_allocated(device=None) -> int:
+    """The largest memory_allocated() seen since the last reset_peak_memory_stats(). CuPy's pool keeps
+    no peak of its own: this is the largest value seen when it was asked (README: Differences)."""
+    memory_allocated(device)
+    return _peak["allocated"]
+
+
+def memory_reserved(device=None) -> int:
+    """Bytes the pool holds from the GPU: live tensors plus freed blocks kept for reuse."""
+    pool = _pool()
+    return 0 if pool is None else int(pool.total_bytes())
+
+
+def max_memory_reserved(device=None) -> int:
+    return memory_reserved(device)
+
+
+def memory_cached(device=None) -> int:
+    import warnings
+    warnings.warn("`torch.cuda.memory_cached` has been renamed to `torch.cuda.memory_reserved`", FutureWarning,
+                  stacklevel=2)
+    return memory_reserved(device)
+
+
+def reset_peak_memory_stats(device=None) -> None:
+    _peak["allocated"] = memory_allocated(device) if _pool() is not None else 0
+
+
+def reset_max_memory_allocated(device=None) -> None:
+    reset_peak_memory_stats(device)
+
+
+def memory_stats(device=None):
+    """The pool's counters in PyTorch's key names (empty without a GPU, as in PyTorch)."""
+    from collections import OrderedDict
+    if _pool() is None:
+        return OrderedDict()
+    return OrderedDict([("allocated_bytes.all.current", memory_allocated(device)),
+                        ("allocated_bytes.all.peak", max_memory_allocated(device)),
+                        ("reserved_bytes.all.current", memory_reserved(device))])
+
+
+def memory_summary(device=None, abbreviated=False) -> str:
+    s = memory_stats(device)
+    if not s:
+        return "No CUDA GPU: no memory is in use.\n"
+    return "".join(f"{k:<32} {v:>16,} bytes\n" for k, v in s.items())
+
+
+def mem_get_info(device=None):
+    """(free, total) bytes of the GPU, as the driver reports them."""
+    cp = _require()
+    return tuple(int(n) for n in cp.cuda.runtime.memGetInfo())
+
+
+def empty_cache() -> None:
+    """Give the pool's freed blocks back to the GPU (tensors still alive keep their memory)."""
+    pool = _pool()
+    if pool is not None:
+        pool.free_all_blocks()
+        _cupy_state()[0].get_default_pinned_memory_pool().free_all_blocks()
+
+
+def ipc_collect() -> None:
+    _require()
 
 
 def _require(index=0):
@@ -153,3 +270,6 @@ _device.register_backend(_device._Backend(
     describe_missing=lambda: _cupy_state()[2],
     synchronize=lambda index: synchronize(index),
 ))
+
+
+from . import amp  # noqa: E402,F401  (minitorch.cuda.amp: the deprecated spellings of minitorch.amp)
