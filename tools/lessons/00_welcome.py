@@ -123,7 +123,7 @@ def line(name, version, minimum, purpose):
 print("Set-up check")
 line("Python", platform.python_version(), (3, 10), "minitorch")
 line("NumPy", np.__version__, (1, 26), "minitorch")
-line("minitorch", torch.__version__, (0, 1), "the lessons")
+line("minitorch", torch.version.minitorch, (0, 1), "the lessons")  # (torch.__version__ names the PyTorch it follows)
 line("matplotlib", version_of("matplotlib"), (3, 8), "the pictures")
 line("ipywidgets", version_of("ipywidgets"), (8, 1), "the sliders")
 line("scikit-learn", version_of("scikit-learn"), (1, 4), "the digits data set")
