@@ -212,6 +212,8 @@ from .nn.functional import (celu_, channel_shuffle, conv3d, conv_transpose3d, ma
                             max_pool3d, rrelu_, selu_)
 from . import distributions  # noqa: E402,F401
 from . import func  # noqa: E402,F401  (grad, vmap, jacrev, functional_call, ...)
+from . import jit, profiler  # noqa: E402,F401
+from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  (torch.autograd.profiler)
 from .func import vmap  # noqa: E402
 from .distributions._samplers import (_dirichlet_grad, _sample_dirichlet, _standard_gamma,  # noqa: E402,F401
                                       _standard_gamma_grad, binomial)

@@ -524,6 +524,21 @@ class Tensor:
             hooks, key = self._accum_hooks, hook
         return _RemovableHandle(hooks, key)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call `hook(leaf)` after a backward pass has added into this leaf's .grad (e.g. to step
+        an optimizer for this parameter there and then)."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        from .autograd.function import accumulator
+        node = accumulator(self)
+        node.hold()  # (its hook must run even when the graph outlives every other name for the leaf)
+        if node._post_accumulate is None:
+            node._post_accumulate = []
+        node._post_accumulate.append(hook)
+        return _RemovableHandle(node._post_accumulate, hook)
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         from .autograd import backward
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)

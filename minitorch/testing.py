@@ -155,4 +155,69 @@ def _default_tolerance(dt):
     return _TOLERANCES.get(dt.name, (0.0, 0.0)) if dt.is_floating_point else (0.0, 0.0)
 
 
-__all__ = ["assert_close", "assert_allclose"]
+def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False, noncontiguous=False,
+                exclude_zero=False, memory_format=None):
+    """A tensor of `shape` filled with random values in [low, high) (default [-9, 9] for floats, [-9, 10)
+    for integers), drawn as PyTorch draws them, so the same seed gives the same tensor."""
+    import functools
+    from . import _dtype as D
+    from ._factories import empty, randint
+    from ._typeinfo import finfo, iinfo
+    if len(shape) == 1 and isinstance(shape[0], Sequence):
+        shape = shape[0]
+    shape = tuple(shape)
+    integral = dtype is D.bool or not dtype.is_floating_point
+
+    def bounds(lowest, highest, default_low, default_high):
+        lo = default_low if low is None else low
+        hi = default_high if high is None else high
+        if any(isinstance(v, float) and math.isnan(v) for v in (lo, hi)):
+            raise ValueError(f"`low` and `high` cannot be NaN, but got low={lo} and high={hi}")
+        if lo == hi and not integral:
+            warnings.warn("Passing `low==high` to `torch.testing.make_tensor` for floating or complex types is "
+                          "deprecated since 2.1 and will be removed in 2.3. Use `torch.full(...)` instead.",
+                          FutureWarning, stacklevel=3)
+        elif lo >= hi:
+            raise ValueError(f"`low` must be less than `high`, but got {lo} >= {hi}")
+        elif hi < lowest or lo >= highest:
+            raise ValueError(f"The value interval specified by `low` and `high` is [{lo}, {hi}), but {dtype} only "
+                             f"supports [{lowest}, {highest})")
+        lo, hi = min(max(lo, lowest), highest), min(max(hi, lowest), highest)
+        return (math.ceil(lo), math.ceil(hi)) if integral else (lo, hi)
+
+    if noncontiguous and memory_format is not None:
+        raise ValueError(f"The parameters `noncontiguous` and `memory_format` are mutually exclusive, but got "
+                         f"noncontiguous={noncontiguous} and memory_format={memory_format}")
+    if requires_grad and integral:
+        raise ValueError(f"`requires_grad=True` is not supported for boolean and integral dtypes, but got "
+                         f"dtype={dtype}")
+    noncontiguous = noncontiguous and functools.reduce(lambda x, y: x * y, shape, 1) > 1
+    if noncontiguous:
+        shape = (*shape[:-1], 2 * shape[-1])  # every other element, from the second: a strided view
+    if dtype is D.bool:
+        lo, hi = bounds(0, 2, 0, 2)
+        result = randint(lo, hi, shape, device=device, dtype=dtype)
+    elif integral:
+        info = iinfo(dtype)
+        lo, hi = bounds(info.min, info.max + (1 if dtype is not D.int64 else 0), -9, 10)
+        result = randint(lo, hi, shape, device=device, dtype=dtype)
+    else:
+        info = finfo(dtype)
+        lo, hi = bounds(info.min, info.max, -9, 9)
+        result = empty(shape, device=device, dtype=dtype)
+        if hi - lo >= info.max:  # (uniform_ needs high - low to be finite: draw at half scale)
+            result.uniform_(lo / 2, hi / 2).mul_(2)
+        else:
+            result.uniform_(lo, hi)
+    if noncontiguous:
+        result = result[..., 1::2]
+    elif memory_format is not None:
+        result = result.clone(memory_format=memory_format)
+    if exclude_zero:
+        result[result == 0] = 1 if integral else finfo(dtype).tiny
+    if not integral:
+        result.requires_grad = requires_grad
+    return result
+
+
+__all__ = ["assert_close", "assert_allclose", "make_tensor"]

@@ -130,6 +130,11 @@ GRADCHECKS = {
     "max_unpool": (lambda x, y: F.max_unpool2d(x, torch.tensor([[[[0, 3], [9, 14]]]]), 2).sum()
                    + F.max_unpool3d(y, torch.tensor([[[[[0, 7]], [[9, 17]]]]]), 2, 1).sum(),
                    lambda: (f64(1, 1, 2, 2), f64(1, 1, 2, 1, 2, seed=1))),
+    "multilabel_margin_loss": (lambda x: F.multilabel_margin_loss(x, torch.tensor([[3, 0, -1, 1, 2], [0, 1, 2, 3, 4]])),
+                               lambda: (f64(2, 5),)),
+    # (through log_softmax: PyTorch's ctc gradient formula is exact only for log-probabilities)
+    "ctc_loss": (lambda x: F.ctc_loss(x.log_softmax(2), torch.tensor([[1, 2], [3, 3]]), [5, 4], [2, 2]),
+                 lambda: (f64(5, 2, 4),)),
 }
 
 
@@ -180,6 +185,7 @@ NN_COVERAGE = {
     "AdaptiveAvgPool3d": ["adaptive_pool3d"], "AdaptiveMaxPool3d": ["adaptive_pool3d"], "GridSample": ["grid_sample"],
     "GridSample3d": ["grid_sample_3d"], "AffineGrid": ["affine_grid"], "ChannelShuffle": ["channel_shuffle"],
     "MaxUnpool2d": ["max_unpool"], "MaxUnpool3d": ["max_unpool"],
+    "MultilabelMarginLoss": ["multilabel_margin_loss"], "CtcLoss": ["ctc_loss"],
 }
 
 

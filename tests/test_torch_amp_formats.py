@@ -93,6 +93,19 @@ FUNCTIONS = [
     "(T.manual_seed(0), T.nn.init.xavier_uniform(T.empty(2, 3)))[1]",
     "(T.manual_seed(0), T.nn.init.kaiming_normal(T.empty(2, 3)))[1]", "T.nn.init.constant(T.empty(2), 3.)",
     "T.nn.init.eye(T.empty(2, 2))", "T.nn.init.normal.__name__", "T.nn.init.dirac(T.empty(1, 1, 1, 3, 3))",
+    # torch.testing.make_tensor: PyTorch's draws, checks and layouts
+    "(T.manual_seed(0), T.testing.make_tensor((2, 3), dtype=T.float32, device='cpu'))[1]",
+    "(T.manual_seed(0), T.testing.make_tensor(2, 3, dtype=T.int64, device='cpu', low=-2, high=3))[1]",
+    "(T.manual_seed(0), T.testing.make_tensor((4,), dtype=T.bool, device='cpu'))[1]",
+    "(T.manual_seed(0), T.testing.make_tensor((4,), dtype=T.uint8, device='cpu', exclude_zero=True))[1]",
+    "(T.manual_seed(0), T.testing.make_tensor((2, 2), dtype=T.float16, device='cpu', noncontiguous=True).stride())[1]",
+    "(T.manual_seed(0), T.testing.make_tensor((3,), dtype=T.float64, device='cpu', low=-1e308, high=1e308))[1]",
+    "T.testing.make_tensor((2,), dtype=T.float32, device='cpu', requires_grad=True).requires_grad",
+    "T.testing.make_tensor((2,), dtype=T.int32, device='cpu', requires_grad=True)",
+    "T.testing.make_tensor((2,), dtype=T.float32, device='cpu', low=3, high=1)",
+    "T.testing.make_tensor((2,), dtype=T.uint8, device='cpu', low=300, high=400)",
+    "(T.manual_seed(0), T.testing.make_tensor((1, 2, 2, 2), dtype=T.float32, device='cpu', "
+    "memory_format=T.channels_last).stride())[1]",
     # the CUDA calls a program makes on a machine without a GPU
     "T.cuda.empty_cache()", "T.cuda.memory_allocated()", "T.cuda.max_memory_allocated()", "T.cuda.memory_reserved()",
     "T.cuda.max_memory_reserved()", "T.cuda.is_initialized()", "T.cuda.is_bf16_supported()", "len(T.cuda.memory_stats())",

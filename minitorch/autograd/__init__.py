@@ -6,7 +6,7 @@ from .._errors import hinted
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                         set_grad_enabled)
 from .gradcheck import gradcheck, gradgradcheck
-from . import functional  # noqa: F401
+from . import functional, graph  # noqa: F401
 from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
 from .variable import Variable  # noqa: E402,F401
 

@@ -295,6 +295,9 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                     _accumulate_array(node, grads[0], given)
                 else:
                     _accumulate(leaf, grads[0], create_graph, given=None if arrays else given)
+                if node._post_accumulate:  # (register_post_accumulate_grad_hook: the leaf, its .grad updated)
+                    for hook in tuple(node._post_accumulate):
+                        hook(leaf)
                 continue
             if not runs:
                 _release_deps(node, deps, ready)

@@ -105,12 +105,18 @@ class Node:
         return type(self).__name__
 
     def register_hook(self, hook):
+        """hook(grad_inputs, grad_outputs) after this node's backward; may return new grad_inputs."""
+        from .._tensor import _RemovableHandle
         if self._post_hooks is None:
             self._post_hooks = []
         self._post_hooks.append(hook)
+        return _RemovableHandle(self._post_hooks, hook)
 
     def register_prehook(self, hook):
+        """hook(grad_outputs) before this node's backward; may return new grad_outputs."""
+        from .._tensor import _RemovableHandle
         self._add_pre_hook(0, hook)
+        return _RemovableHandle(self._pre_hooks[0], hook)
 
     def _add_pre_hook(self, output_nr, hook):
         if self._pre_hooks is None:
@@ -153,11 +159,12 @@ class AccumulateGrad(Node):
     is a graph that outlives its leaf: `.variable` is then None and the gradient is dropped,
     as nobody could read it. A leaf with hooks is held strongly, see `hold`.)"""
 
-    __slots__ = ("_leaf", "_held")
+    __slots__ = ("_leaf", "_held", "_post_accumulate")
 
     def __init__(self, leaf):
         self._leaf = weakref.ref(leaf)
         self._held = None
+        self._post_accumulate = None  # hooks(leaf) run after .grad is updated
         self._next = self._next_nr = self.needs_input_grad = ()
         self._output_meta = ((leaf._data.shape, leaf.dtype, leaf._device),)
 
@@ -275,16 +282,31 @@ class _Unpack:
 UNPACK = _Unpack()
 
 
-class SavedTensor:
-    """A tensor kept for backward, with the version it had when saved."""
+# (pack, unpack) pairs of the active torch.autograd.graph.saved_tensors_hooks, innermost last
+SAVED_TENSORS_HOOKS = []
 
-    __slots__ = ("tensor", "version")
+
+class SavedTensor:
+    """A tensor kept for backward, with the version it had when saved. Under saved_tensors_hooks,
+    what is kept is pack_hook(tensor), and unpack_hook gives the tensor back when backward runs."""
+
+    __slots__ = ("tensor", "version", "unpack_hook")
 
     def __init__(self, t):
-        self.tensor = t
         self.version = t._storage.version
+        if SAVED_TENSORS_HOOKS:
+            pack, self.unpack_hook = SAVED_TENSORS_HOOKS[-1]
+            self.tensor = pack(t)
+        else:
+            self.tensor, self.unpack_hook = t, None
 
     def unpack(self, node):
+        if self.unpack_hook is not None:
+            t = self.unpack_hook(self.tensor)
+            if not hasattr(t, "_storage"):
+                raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got result of "
+                                f"type {type(t).__name__}")
+            return t._data if UNPACK.arrays else t
         t = self.tensor
         if (t._storage.version != self.version if _parts.version_check is None  # (a part: minitorch/parts.py)
                 else _parts.version_check(self.version, t._storage.version)):

@@ -11,7 +11,8 @@ import minitorch as torch
 
 __all__ = ["Constraint", "boolean", "cat", "corr_cholesky", "dependent", "dependent_property",
            "greater_than", "greater_than_eq", "half_open_interval", "independent", "integer_interval",
-           "interval", "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "multinomial",
+           "interval", "is_dependent", "less_than", "lower_cholesky", "lower_triangular", "MixtureSameFamilyConstraint",
+           "multinomial",
            "nonnegative", "nonnegative_integer", "one_hot", "positive", "positive_definite",
            "positive_integer", "positive_semidefinite", "real", "real_vector", "simplex", "square",
            "stack", "symmetric", "unit_interval"]
@@ -96,6 +97,34 @@ class _IndependentConstraint(Constraint):
 
     def __repr__(self):
         return f"{type(self).__name__[1:]}({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """A mixture's support: the components' support checked with the component dim put back
+    (the value broadcast against every component), then reduced over it."""
+
+    def __init__(self, base_constraint):
+        if not isinstance(base_constraint, Constraint):
+            raise AssertionError(f"base_constraint must be a Constraint, got {type(base_constraint).__name__}")
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self):
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self):
+        return self.base_constraint.event_dim
+
+    def check(self, value):
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        keep = value.dim() - self.event_dim
+        return result.reshape(result.shape[:keep] + (-1,)).all(-1)
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}({self.base_constraint!r})"
 
 
 class _Boolean(Constraint):

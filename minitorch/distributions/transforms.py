@@ -19,11 +19,13 @@ import minitorch as torch
 import minitorch.nn.functional as F
 
 from . import constraints
-from .utils import _sum_rightmost, lazy_property
+from .utils import _sum_rightmost, lazy_property, tril_matrix_to_vec, vec_to_tril_matrix
 
-__all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform", "IndependentTransform",
-           "PowerTransform", "SigmoidTransform", "SoftmaxTransform", "StickBreakingTransform", "TanhTransform",
-           "Transform", "identity_transform"]
+__all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform", "CorrCholeskyTransform",
+           "CumulativeDistributionTransform", "ExpTransform", "IndependentTransform", "LowerCholeskyTransform",
+           "PositiveDefiniteTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftplusTransform",
+           "TanhTransform", "SoftmaxTransform", "StackTransform", "StickBreakingTransform", "Transform",
+           "identity_transform"]
 
 
 class Transform:
@@ -301,6 +303,54 @@ class IndependentTransform(Transform):
         return self.base_transform.inverse_shape(shape)
 
 
+class ReshapeTransform(Transform):
+    """The rightmost dims reshaped from in_shape to out_shape (a unit Jacobian)."""
+    bijective = True
+
+    def __init__(self, in_shape, out_shape, cache_size=0):
+        self.in_shape, self.out_shape = torch.Size(in_shape), torch.Size(out_shape)
+        if self.in_shape.numel() != self.out_shape.numel():
+            raise ValueError("in_shape, out_shape have different numbers of elements")
+        super().__init__(cache_size=cache_size)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.independent(constraints.real, len(self.in_shape))
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.independent(constraints.real, len(self.out_shape))
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return ReshapeTransform(self.in_shape, self.out_shape, cache_size=cache_size)
+
+    def _call(self, x):
+        return x.reshape(x.shape[:x.dim() - len(self.in_shape)] + self.out_shape)
+
+    def _inverse(self, y):
+        return y.reshape(y.shape[:y.dim() - len(self.out_shape)] + self.in_shape)
+
+    def log_abs_det_jacobian(self, x, y):
+        return x.new_zeros(x.shape[:x.dim() - len(self.in_shape)])
+
+    def forward_shape(self, shape):
+        return _reshape_shape(shape, self.in_shape, self.out_shape)
+
+    def inverse_shape(self, shape):
+        return _reshape_shape(shape, self.out_shape, self.in_shape)
+
+
+def _reshape_shape(shape, old, new):
+    if len(shape) < len(old):
+        raise ValueError("Too few dimensions on input")
+    cut = len(shape) - len(old)
+    if shape[cut:] != old:
+        raise ValueError(f"Shape mismatch: expected {shape[cut:]} but got {old}")
+    return shape[:cut] + new
+
+
 class ExpTransform(Transform):
     """y = exp(x); log |dy/dx| = x."""
     domain, codomain, bijective, sign = constraints.real, constraints.positive, True, +1
@@ -386,6 +436,25 @@ class SigmoidTransform(Transform):
 
     def log_abs_det_jacobian(self, x, y):
         return -F.softplus(-x) - F.softplus(x)
+
+
+class SoftplusTransform(Transform):
+    """y = softplus(x) = log(1 + exp(x)); log |dy/dx| = log sigmoid(x) = -softplus(-x)."""
+    domain, codomain, bijective, sign = constraints.real, constraints.positive, True, +1
+
+    def __eq__(self, other):
+        return isinstance(other, SoftplusTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x):
+        return F.softplus(x)
+
+    def _inverse(self, y):
+        return (-y).expm1().neg().log() + y  # log(exp(y) - 1) = log(1 - exp(-y)) + y, stable for large y
+
+    def log_abs_det_jacobian(self, x, y):
+        return -F.softplus(-x)
 
 
 class TanhTransform(Transform):
@@ -552,3 +621,250 @@ class StickBreakingTransform(Transform):
         if len(shape) < 1:
             raise ValueError("Too few dimensions on input")
         return shape[:-1] + (shape[-1] - 1,)
+
+
+class CorrCholeskyTransform(Transform):
+    """A vector of D (D-1) / 2 reals to the Cholesky factor of a D x D correlation matrix (lower
+    triangular, positive diagonal, rows of unit length). The entries are squashed into (-1, 1)
+    by tanh, laid out below the diagonal row by row, and each row is stick-broken: entry j takes
+    its share r_j^2 of what the entries before it left of the row's unit squared length."""
+    domain, codomain, bijective = constraints.real_vector, constraints.corr_cholesky, True
+
+    def _call(self, x):
+        x = torch.tanh(x)
+        eps = torch.finfo(x.dtype).eps
+        x = x.clamp(min=-1 + eps, max=1 - eps)
+        r = vec_to_tril_matrix(x, diag=-1)
+        # y = sign(r) sqrt(r^2 * what is left) = r * sqrt(prod of (1 - r^2) before it)
+        z = r ** 2
+        z1m_cumprod_sqrt = (1 - z).sqrt().cumprod(-1)
+        r = r + torch.eye(r.shape[-1], dtype=r.dtype, device=r.device)  # the diagonal takes the rest
+        return r * F.pad(z1m_cumprod_sqrt[..., :-1], [1, 0], value=1)
+
+    def _inverse(self, y):
+        # the stick-breaking undone (Stan's reference manual, "Cholesky factors of correlation matrices")
+        y_cumsum = 1 - torch.cumsum(y * y, dim=-1)
+        y_cumsum_shifted = F.pad(y_cumsum[..., :-1], [1, 0], value=1)
+        y_vec = tril_matrix_to_vec(y, diag=-1)
+        y_cumsum_vec = tril_matrix_to_vec(y_cumsum_shifted, diag=-1)
+        t = y_vec / y_cumsum_vec.sqrt()
+        return (t.log1p() - t.neg().log1p()) / 2  # atanh
+
+    def log_abs_det_jacobian(self, x, y, intermediates=None):
+        # domain and codomain differ in dimension: this is the log det to the flattened
+        # strictly-lower part of y (diag=-2 picks the stick left before each entry, unshifted)
+        y1m_cumsum = 1 - (y * y).cumsum(dim=-1)
+        stick_breaking_logdet = 0.5 * tril_matrix_to_vec(y1m_cumsum, diag=-2).log().sum(-1)
+        tanh_logdet = -2 * (x + F.softplus(-2 * x) - math.log(2.0)).sum(dim=-1)
+        return stick_breaking_logdet + tanh_logdet
+
+    def forward_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        N = shape[-1]
+        D = round((0.25 + 2 * N) ** 0.5 + 0.5)
+        if D * (D - 1) // 2 != N:
+            raise ValueError("Input is not a flattened lower-diagonal number")
+        return shape[:-1] + (D, D)
+
+    def inverse_shape(self, shape):
+        if len(shape) < 2:
+            raise ValueError("Too few dimensions on input")
+        if shape[-2] != shape[-1]:
+            raise ValueError("Input is not square")
+        D = shape[-1]
+        return shape[:-2] + (D * (D - 1) // 2,)
+
+
+class LowerCholeskyTransform(Transform):
+    """Any square matrix to a lower-triangular one with a positive diagonal: the strict lower
+    triangle kept, the diagonal exponentiated (not bijective: the upper triangle is dropped)."""
+    domain, codomain = constraints.independent(constraints.real, 2), constraints.lower_cholesky
+
+    def __eq__(self, other):
+        return isinstance(other, LowerCholeskyTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x):
+        return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
+
+    def _inverse(self, y):
+        return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+
+
+class PositiveDefiniteTransform(Transform):
+    """Any square matrix to a positive definite one, L L^T with L = LowerCholeskyTransform()(x)."""
+    domain, codomain = constraints.independent(constraints.real, 2), constraints.positive_definite
+
+    def __eq__(self, other):
+        return isinstance(other, PositiveDefiniteTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x):
+        x = LowerCholeskyTransform()(x)
+        return x @ x.mT
+
+    def _inverse(self, y):
+        return LowerCholeskyTransform().inv(torch.linalg.cholesky(y))
+
+
+def _check_dim(t, dim, what="tensor"):
+    if not (-t.dim() <= dim < t.dim()):
+        raise AssertionError(f"dim {dim} out of range for {what} with {t.dim()} dimensions")
+
+
+class CatTransform(Transform):
+    """A transform per block of `lengths` entries along `dim`, as torch.cat joins them."""
+
+    def __init__(self, tseq, dim=0, lengths=None, cache_size=0):
+        if not all(isinstance(t, Transform) for t in tseq):
+            raise AssertionError("All elements of tseq must be Transform instances")
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.lengths = list(lengths) if lengths is not None else [1] * len(self.transforms)
+        if len(self.lengths) != len(self.transforms):
+            raise AssertionError(f"lengths ({len(self.lengths)}) must match transforms ({len(self.transforms)})")
+        self.dim = dim
+
+    @lazy_property
+    def event_dim(self):
+        return max(t.event_dim for t in self.transforms)
+
+    @lazy_property
+    def length(self):
+        return sum(self.lengths)
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return CatTransform(self.transforms, self.dim, self.lengths, cache_size)
+
+    def _check(self, t, name="x", what="tensor"):
+        _check_dim(t, self.dim, what)
+        if t.size(self.dim) != self.length:
+            raise AssertionError(f"{name}.size({self.dim}) = {t.size(self.dim)} must equal length {self.length}")
+
+    def _blocks(self, t):
+        start = 0
+        for length in self.lengths:
+            yield t.narrow(self.dim, start, length)
+            start = start + length
+
+    def _call(self, x):
+        self._check(x)
+        return torch.cat([t(b) for t, b in zip(self.transforms, self._blocks(x))], dim=self.dim)
+
+    def _inverse(self, y):
+        self._check(y, "y")
+        return torch.cat([t.inv(b) for t, b in zip(self.transforms, self._blocks(y))], dim=self.dim)
+
+    def log_abs_det_jacobian(self, x, y):
+        self._check(x, "x", "x")
+        self._check(y, "y", "y")
+        logdetjacs = []
+        for trans, xb, yb in zip(self.transforms, self._blocks(x), self._blocks(y)):
+            logdetjac = trans.log_abs_det_jacobian(xb, yb)
+            if trans.event_dim < self.event_dim:
+                logdetjac = _sum_rightmost(logdetjac, self.event_dim - trans.event_dim)
+            logdetjacs.append(logdetjac)
+        # `dim` inside the event: the blocks' log dets add up; in the batch: they are joined
+        dim = self.dim - x.dim() if self.dim >= 0 else self.dim
+        dim = dim + self.event_dim
+        return torch.cat(logdetjacs, dim=dim) if dim < 0 else sum(logdetjacs)
+
+    @property
+    def bijective(self):
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.cat([t.domain for t in self.transforms], self.dim, self.lengths)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.cat([t.codomain for t in self.transforms], self.dim, self.lengths)
+
+
+class StackTransform(Transform):
+    """A transform per index along `dim`, as torch.stack joins them."""
+
+    def __init__(self, tseq, dim=0, cache_size=0):
+        if not all(isinstance(t, Transform) for t in tseq):
+            raise AssertionError("All elements of tseq must be Transform instances")
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.dim = dim
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return StackTransform(self.transforms, self.dim, cache_size)
+
+    def _slice(self, z):
+        return [z.select(self.dim, i) for i in range(z.size(self.dim))]
+
+    def _check(self, t, name="x", what="tensor"):
+        _check_dim(t, self.dim, what)
+        if t.size(self.dim) != len(self.transforms):
+            raise AssertionError(f"{name}.size({self.dim}) = {t.size(self.dim)} must equal len(transforms) "
+                                 f"{len(self.transforms)}")
+
+    def _call(self, x):
+        self._check(x)
+        return torch.stack([t(s) for s, t in zip(self._slice(x), self.transforms)], dim=self.dim)
+
+    def _inverse(self, y):
+        self._check(y, "y")
+        return torch.stack([t.inv(s) for s, t in zip(self._slice(y), self.transforms)], dim=self.dim)
+
+    def log_abs_det_jacobian(self, x, y):
+        self._check(x, "x", "x")
+        self._check(y, "y", "y")
+        return torch.stack([t.log_abs_det_jacobian(xs, ys)
+                            for xs, ys, t in zip(self._slice(x), self._slice(y), self.transforms)], dim=self.dim)
+
+    @property
+    def bijective(self):
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.stack([t.domain for t in self.transforms], self.dim)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.stack([t.codomain for t in self.transforms], self.dim)
+
+
+class CumulativeDistributionTransform(Transform):
+    """y = distribution.cdf(x), onto [0, 1]; its log |dy/dx| is the density, log_prob(x).
+    (A Gaussian copula is a MultivariateNormal pushed through the Normal(0, 1) cdf.)"""
+    bijective, codomain, sign = True, constraints.unit_interval, +1
+
+    def __init__(self, distribution, cache_size=0):
+        super().__init__(cache_size=cache_size)
+        self.distribution = distribution
+
+    @property
+    def domain(self):
+        return self.distribution.support
+
+    def _call(self, x):
+        return self.distribution.cdf(x)
+
+    def _inverse(self, y):
+        return self.distribution.icdf(y)
+
+    def log_abs_det_jacobian(self, x, y):
+        return self.distribution.log_prob(x)
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return CumulativeDistributionTransform(self.distribution, cache_size=cache_size)

@@ -2,7 +2,8 @@
 
 A *sampling grid* says, for every output pixel, where in the input to read, in normalised
 coordinates: -1 is the left (top) edge of the input, +1 the right (bottom) edge. grid_sample
-reads the input there, between pixels by bilinear interpolation (or at the nearest pixel);
+reads the input there, between pixels by bilinear interpolation (or at the nearest pixel, or
+bicubic: a cubic through the 4 x 4 pixels around the point);
 affine_grid builds the grid of an affine map theta, so that
 
     grid_sample(x, affine_grid(theta, x.shape))
@@ -142,6 +143,51 @@ def _taps(xp, ixs, sizes, mode):
     return taps
 
 
+def _cubic(xp, t):
+    """The 4 weights of the pixels at offsets -1, 0, 1, 2 from floor(ix), t = ix - floor(ix), and
+    their derivatives in t: Keys' cubic convolution with A = -0.75, as PyTorch's bicubic."""
+    a = -0.75
+    near = lambda x: ((a + 2) * x - (a + 3)) * x * x + 1  # |x| <= 1  # noqa: E731
+    far = lambda x: ((a * x - 5 * a) * x + 8 * a) * x - 4 * a  # 1 < |x| < 2  # noqa: E731
+    d_near = lambda x: (3 * (a + 2) * x - 2 * (a + 3)) * x  # noqa: E731
+    d_far = lambda x: (3 * a * x - 10 * a) * x + 8 * a  # noqa: E731
+    weights = [far(t + 1), near(t), near(1 - t), far(2 - t)]
+    slopes = [d_far(t + 1), d_near(t), -d_near(1 - t), -d_far(2 - t)]
+    return weights, slopes
+
+
+def _bicubic_taps(xp, ixs, sizes, padding_mode, align_corners):
+    """The 16 pixels around each point (offsets -1..2 along each dim), weighted by the cubic
+    weights. The padding mode moves each pixel (not the point): border clamps it into the image,
+    reflection mirrors it; with zeros a pixel outside reads 0."""
+    per_dim = []
+    for ix, n in zip(ixs, sizes):
+        low = xp.floor(ix)
+        weights, slopes = _cubic(xp, ix - low)
+        pos = []
+        for k in range(4):
+            p = low - 1 + k
+            if padding_mode == "border":
+                p = xp.clip(p, 0, n - 1)
+            elif padding_mode == "reflection":
+                p = _reflect(xp, p, 0, 2 * (n - 1))[0] if align_corners else _reflect(xp, p, -1, 2 * n - 1)[0]
+                p = xp.clip(p, 0, n - 1)
+            pos.append(p)
+        per_dim.append((pos, weights, slopes))
+    taps = []
+    for ks in itertools.product(range(4), repeat=len(sizes)):
+        inside, flat = 1, 0
+        for (pos, _, _), k, n in zip(per_dim, ks, sizes):
+            inside = inside & (pos[k] >= 0) & (pos[k] <= n - 1)
+            flat = flat * n + xp.clip(pos[k], 0, n - 1).astype(xp.int64)
+        factors = [w[k] for (_, w, _), k in zip(per_dim, ks)]
+        weight = math.prod(factors) * inside
+        slopes = [s[k] * math.prod(f for r, f in enumerate(factors) if r != q) * inside
+                  for q, ((_, _, s), k) in enumerate(zip(per_dim, ks))]
+        taps.append((flat, weight, slopes))
+    return taps
+
+
 class GridSample(Primitive):
     """out[n, c, p] = sum over the pixels around grid[n, p] of weight * input[n, c, pixel].
 
@@ -157,9 +203,13 @@ class GridSample(Primitive):
         nd = len(sizes)
         points = grid._data.reshape(n, -1, nd)  # (N, P, nd): (x, y[, z]) per output pixel
         # coordinate k of a point indexes spatial dim nd-1-k: reorder them to the input's dims
-        found = [source_index(xp, points[:, :, nd - 1 - q], sizes[q], padding_mode, align_corners)
-                 for q in range(nd)]
-        taps = _taps(xp, [ix for ix, _ in found], sizes, mode)
+        if mode == "bicubic":  # (the padding mode applies to each of the 16 pixels read, in _bicubic_taps)
+            found = [_unnormalise(points[:, :, nd - 1 - q], sizes[q], align_corners) for q in range(nd)]
+            taps = _bicubic_taps(xp, [ix for ix, _ in found], sizes, padding_mode, align_corners)
+        else:
+            found = [source_index(xp, points[:, :, nd - 1 - q], sizes[q], padding_mode, align_corners)
+                     for q in range(nd)]
+            taps = _taps(xp, [ix for ix, _ in found], sizes, mode)
         flat_in = input._data.reshape(n, c, -1)
         out = 0
         for flat, weight, _ in taps:

@@ -723,3 +723,266 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     if swap:
         d_neg = minimum(d_neg, pairwise_distance(positive, negative, p, eps))
     return _reduce_loss((margin + d_pos - d_neg).clamp(min=0), reduction)
+
+
+# ---- multi-label hinge loss, CTC -----------------------------------------------------------------
+
+class MultilabelMarginLoss(Primitive):
+    """The multi-label hinge loss of one sample (a row x of C scores, its target classes J):
+
+        loss = sum over j in J, i not in J of max(0, 1 - (x[j] - x[i])) / C
+
+    forward computes it and d loss / dx (+1/C at i, -1/C at j, for each pair inside the margin),
+    which backward scales by the upstream gradient (PyTorch's backward kernel computes the same)."""
+    _node_name = "MultilabelMarginLossBackward0"
+
+    @staticmethod
+    def forward(ctx, x, *, target, reduction):
+        xp = x._device.xp
+        c = x.shape[-1] if x.ndim else 1
+        a, t = x._data.reshape(-1, c), target.reshape(-1, c)
+        rows = xp.arange(a.shape[0])[:, None]
+        listed = xp.cumprod(t >= 0, axis=1).astype(bool)  # a row's targets: its entries before the first -1
+        t = xp.where(listed, t, 0)
+        is_target = xp.zeros(a.shape, dtype=bool)
+        is_target[xp.broadcast_to(rows, t.shape)[listed], t[listed]] = True
+        hinge = 1 - xp.take_along_axis(a, t, 1)[:, :, None] + a[:, None, :]  # (N, target k, class i)
+        on = listed[:, :, None] & ~is_target[:, None, :] & (hinge > 0)
+        loss = (hinge * on).sum(axis=(1, 2)) / c
+        slope = on.sum(axis=1).astype(a.dtype) / c  # + from each x[i]
+        xp.add.at(slope, (xp.broadcast_to(rows, t.shape), t), -on.sum(axis=2).astype(a.dtype) / c)  # - from x[j]
+        ctx.slope, ctx.reduction, ctx.shape = slope, reduction, x.shape
+        loss = loss.astype(a.dtype, copy=False)
+        if reduction == "none":
+            return loss.reshape(()) if x.ndim <= 1 else loss
+        return _reduce_array(xp, loss, reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .._tensor import Tensor
+        slope = Tensor._make(ctx.slope, grad._device)
+        if ctx.reduction == "none":
+            g = grad.reshape(-1, 1)
+        else:
+            g = grad / ctx.slope.shape[0] if ctx.reduction == "mean" else grad
+        return ((g * slope).reshape(ctx.shape),)
+
+
+@_amp.float32
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+    """The multi-label hinge loss: each target class should score at least 1 above every other
+    class. `target` (N, C) holds class ids, ended early by -1 ([3, 0, -1, 1]: classes 3 and 0)."""
+    reduction = _legacy(size_average, reduce, reduction)
+    _kernels.check("multilabel_margin_loss_forward_out_frame", input.dtype, _kernels.SINGLE_DOUBLE,
+                   "multilabel_margin_loss")
+    if input.ndim > 2 or (input.ndim == 2 and input.shape[1] == 0) or (input.ndim == 1 and input.shape[0] == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{list(input.shape)}")
+    if target.dtype is not _dtype.int64:
+        raise hinted(RuntimeError, f"expected scalar type Long but found {target.dtype._short}",
+                     "multilabel_margin_loss takes class ids: target.long()")
+    if target.shape != input.shape and not (input.ndim <= 1 and target.numel() == input.numel()):
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    t = target._data
+    c = input.shape[-1] if input.ndim else 1
+    if t.size and (int(t.min()) < -1 or int(t.max()) >= c):
+        raise hinted(RuntimeError, "argument #2 'target' is out of range",
+                     f"multilabel_margin_loss over {c} classes: class ids are in [0, {c - 1}], or -1 to end a row")
+    return MultilabelMarginLoss.apply(input, target=t.astype("int64", copy=False), reduction=reduction)
+
+
+def _logsumexp(xp, *terms):
+    """log(sum(exp(terms))), elementwise, exact where every term is -inf (no exp of inf - inf)."""
+    m = terms[0]
+    for t in terms[1:]:
+        m = xp.maximum(m, t)
+    safe = xp.where(xp.isfinite(m), m, 0)
+    with _fp_quiet():
+        return xp.log(sum(xp.exp(t - safe) for t in terms)) + safe
+
+
+class CtcLoss(Primitive):
+    """The CTC loss of each sequence: -log of the total probability of every alignment of the
+    target to the T time steps (a path through the target with blanks between and around its
+    labels, each step staying on a label, moving to the next one, or skipping a blank between two
+    different labels).
+
+    forward:  the forward variables alpha[t, s] (log probability of the paths that are at
+              position s of the extended target b l1 b l2 ... b at step t), one step at a time;
+              loss = -logsumexp(alpha[T-1, last blank], alpha[T-1, last label])
+              and the backward variables beta (the same from the end), for the gradient
+    backward: d loss / d log_probs[t, c] = exp(log_probs[t, c])
+                                            - exp(logsumexp over s with l's = c of alpha + beta + loss - log_probs)
+              The first term is PyTorch's: it takes log_probs to come from log_softmax, whose own
+              backward cancels it (the true gradient with respect to log_probs is the second term alone).
+    """
+    _node_name = "CtcLossBackward0"
+
+    @staticmethod
+    def forward(ctx, log_probs, *, targets, input_lengths, target_lengths, blank, zero_infinity):
+        xp = log_probs._device.xp
+        lp = log_probs._data.astype(xp.float64)  # (T, N, C), summed over many steps: in float64
+        n_steps, n = lp.shape[:2]
+        width = 2 * max(target_lengths, default=0) + 1
+        ext = xp.full((n, width), blank, dtype=xp.int64)  # the extended targets b l1 b l2 ... b
+        for i, row in enumerate(targets):
+            ext[i, 1:2 * len(row):2] = xp.asarray(row, dtype=xp.int64)
+        s = xp.arange(width)
+        valid = s[None, :] < (2 * xp.asarray(target_lengths) + 1)[:, None]  # (N, S')
+        skip = xp.zeros((n, width), dtype=bool)  # a label may be reached from two positions back
+        skip[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
+        neg_inf = xp.full((n, width), -xp.inf)
+        emit = xp.take_along_axis(lp, xp.broadcast_to(ext[None], (n_steps, n, width)), 2)  # (T, N, S')
+        emit = xp.where(valid[None], emit, -xp.inf)
+        last = xp.asarray(input_lengths) - 1
+
+        def shift(v, k):  # v[:, s - k] (k > 0) or v[:, s + k'] (k < 0), -inf off the end
+            out = neg_inf.copy()
+            if k > 0:
+                out[:, k:] = v[:, :-k]
+            else:
+                out[:, :k] = v[:, -k:]
+            return out
+
+        alpha = xp.full((n_steps, n, width), -xp.inf)
+        if n_steps:
+            alpha[0, :, :2] = emit[0, :, :2]
+        for t in range(1, n_steps):
+            prev = alpha[t - 1]
+            alpha[t] = emit[t] + _logsumexp(xp, prev, shift(prev, 1), xp.where(skip, shift(prev, 2), -xp.inf))
+        skip_next = xp.zeros_like(skip)  # from position s, a skip to s + 2 is allowed
+        skip_next[:, :-2] = skip[:, 2:]
+        beta = xp.full((n_steps, n, width), -xp.inf)
+        ends = (s[None, :] == 2 * xp.asarray(target_lengths)[:, None]) | \
+               (s[None, :] == 2 * xp.asarray(target_lengths)[:, None] - 1)
+        for t in range(n_steps - 1, -1, -1):
+            start = xp.where(ends, emit[t], -xp.inf)
+            if t + 1 < n_steps:
+                nxt = beta[t + 1]
+                rec = emit[t] + _logsumexp(xp, nxt, shift(nxt, -1), xp.where(skip_next, shift(nxt, -2), -xp.inf))
+            else:
+                rec = neg_inf
+            beta[t] = xp.where((t == last)[:, None], start, xp.where((t < last)[:, None], rec, -xp.inf))
+        rows = xp.arange(n)
+        at_end = alpha[xp.maximum(last, 0), rows]  # (N, S')
+        tl2 = 2 * xp.asarray(target_lengths)
+        nll = -_logsumexp(xp, at_end[rows, tl2], xp.where(tl2 > 0, at_end[rows, xp.maximum(tl2 - 1, 0)], -xp.inf))
+        nll = xp.where(last < 0, xp.where(tl2 == 0, 0.0, xp.inf), nll)  # an empty input: 0 if the target is too
+        ctx.saved = (lp, alpha, beta, ext, nll, last, zero_infinity)
+        return nll.astype(log_probs._data.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .._tensor import Tensor
+        lp, alpha, beta, ext, nll, last, zero_infinity = ctx.saved
+        xp = grad._device.xp
+        n_steps, n, c = lp.shape
+        ab = alpha + beta
+        lcab = xp.full(lp.shape, -xp.inf)  # logsumexp of alpha + beta over the positions of each class
+        rows = xp.arange(n)
+        for s in range(ext.shape[1]):
+            cls = ext[:, s]
+            lcab[:, rows, cls] = _logsumexp(xp, lcab[:, rows, cls], ab[:, :, s])
+        with _fp_quiet():
+            slope = xp.exp(lp) - xp.exp(lcab + nll[None, :, None] - lp)
+        slope = xp.where((xp.arange(n_steps)[:, None] <= last[None, :])[:, :, None], slope, 0)
+        if zero_infinity:
+            slope = xp.where(xp.isinf(nll)[None, :, None], 0, slope)
+        slope = Tensor._make(slope.astype(grad._data.dtype), grad._device)
+        return (slope * grad.reshape(1, n, 1),)
+
+
+def _ctc_lengths(lengths):
+    """input_lengths / target_lengths (a tensor, or a tuple of ints) as a list of ints."""
+    from .._tensor import Tensor
+    if isinstance(lengths, Tensor):
+        return [int(v) for v in lengths.reshape(-1).tolist()]
+    return [int(v) for v in lengths]
+
+
+@_amp.float32
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
+             zero_infinity=False):
+    """The Connectionist Temporal Classification loss (speech, handwriting): the target sequence's
+    probability summed over every way to align it to the T steps of `log_probs` (T, N, C) (from
+    log_softmax; or (T, C) for one sequence). `targets` is padded (N, S) or all targets
+    concatenated (sum(target_lengths),). reduction='mean' divides each loss by its target length,
+    then averages; zero_infinity=True turns the loss of an impossible alignment (and its
+    gradient) into 0."""
+    from .._tensor import Tensor
+    _check_reduction(reduction)
+    if isinstance(input_lengths, Tensor) != isinstance(target_lengths, Tensor) or \
+            not isinstance(input_lengths, (Tensor, list, tuple)):
+        raise hinted(TypeError, "ctc_loss() received an invalid combination of arguments",
+                     "pass input_lengths and target_lengths both as tensors or both as tuples of ints")
+    _kernels.check("ctc_loss_cpu", log_probs.dtype, _kernels.SINGLE_DOUBLE, "ctc_loss")
+    batched = log_probs.ndim == 3
+    lp = log_probs if batched else log_probs.unsqueeze(1)
+    if lp.ndim != 3:
+        raise RuntimeError(f"ctc_loss: expected log_probs of 2 or 3 dims (T, N, C) or (T, C), got "
+                           f"{list(log_probs.shape)}")
+    n_steps, n, c = lp.shape
+    il, tl = _ctc_lengths(input_lengths), _ctc_lengths(target_lengths)
+    if len(il) != n:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if len(tl) != n:
+        raise RuntimeError("target_lengths must be of size batch_size")
+    where_ = "(while checking arguments for ctc_loss_allocate_outputs)"
+    t = targets._data.astype("int64")  # (PyTorch takes float labels too, as their integer values)
+    for v in tl:
+        if v < 0:
+            raise RuntimeError(f"Expected target_lengths to have value at least 0, but got value {v} {where_}")
+    if t.ndim == 2:  # padded (N, S)
+        for v in tl:
+            if v > t.shape[1]:
+                raise RuntimeError(f"Expected tensor to have size at least {v} at dimension 1, but got size "
+                                   f"{t.shape[1]} for argument #2 'targets' {where_}")
+        rows = [t[i, :v] for i, v in enumerate(tl)]
+    else:
+        t = t.reshape(-1)
+        if t.shape[0] != sum(tl):
+            raise RuntimeError(f"Expected tensor to have size {sum(tl)} at dimension 0, but got size {t.shape[0]} for "
+                               f"argument #2 'targets' {where_}")
+        offsets = [sum(tl[:i]) for i in range(n)]
+        rows = [t[o:o + v] for o, v in zip(offsets, tl)]
+    for v in il:
+        if v < 0:
+            raise RuntimeError(f"Expected input_lengths to have value at least 0, but got value {v} {where_}")
+        if v > n_steps:
+            raise RuntimeError(f"Expected input_lengths to have value at most {n_steps}, but got value {v} {where_}")
+    for row in rows:
+        if row.size and (int(row.min()) < 0 or int(row.max()) >= c):
+            bad = int(row.max()) if int(row.max()) >= c else int(row.min())
+            raise hinted(IndexError, f"Target {bad} is out of bounds.",
+                         f"ctc_loss over {c} classes: target labels must be in [0, {c - 1}]")
+    res = CtcLoss.apply(lp, targets=rows, input_lengths=il, target_lengths=tl, blank=blank,
+                        zero_infinity=zero_infinity)
+    if zero_infinity:
+        res = where(res == math.inf, res.new_zeros(()), res)
+    if reduction == "mean":
+        from .._factories import tensor
+        return (res / tensor(tl, dtype=res.dtype, device=res.device).clamp_min(1)).mean()
+    if reduction == "sum":
+        return res.sum()
+    return res if batched else res.squeeze(0)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0,
+                                      swap=False, reduction="mean"):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)) with any distance d (default
+    the pairwise Euclidean distance): metric learning with, say, 1 - cosine similarity."""
+    from ._distance import pairwise_distance
+    from .._ops.pointwise import minimum
+    _check_reduction(reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    if not (anchor.ndim == positive.ndim == negative.ndim):
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {anchor.ndim}D, positive {positive.ndim}D, and negative "
+                           f"{negative.ndim}D inputs")
+    distance_function = pairwise_distance if distance_function is None else distance_function
+    dist_pos = distance_function(anchor, positive)
+    dist_neg = distance_function(anchor, negative)
+    if swap:
+        dist_neg = minimum(dist_neg, distance_function(positive, negative))
+    return _reduce_loss((margin + dist_pos - dist_neg).clamp_min(0), reduction)

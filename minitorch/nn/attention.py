@@ -91,3 +91,46 @@ class MultiheadAttention(Module):
         if self.batch_first and batched:
             out = out.transpose(1, 0)
         return out, weights
+
+
+# ---- torch.nn.attention's kernel choice ------------------------------------------------------
+# PyTorch picks one of several fused kernels for scaled_dot_product_attention (flash, memory-
+# efficient, cuDNN) and falls back to the math one. minitorch has only the math formula: the
+# choice is recorded (torch.backends.cuda.*_sdp_enabled() read it back) and the result is the
+# same up to rounding.
+import contextlib as _contextlib  # noqa: E402
+import enum as _enum  # noqa: E402
+
+
+class SDPBackend(_enum.IntEnum):
+    ERROR = -1
+    MATH = 0
+    FLASH_ATTENTION = 1
+    EFFICIENT_ATTENTION = 2
+    CUDNN_ATTENTION = 3
+    OVERRIDEABLE = 4
+
+    def __repr__(self):
+        return f"<SDPBackend.{self.name}: {self.value}>"
+
+    __str__ = _enum.Enum.__str__
+
+
+ENABLED_BACKENDS = {SDPBackend.MATH, SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION,
+                    SDPBackend.CUDNN_ATTENTION}
+
+
+@_contextlib.contextmanager
+def sdpa_kernel(backends, set_priority=False):
+    """Allow only `backends` (one SDPBackend or a list) inside the block."""
+    chosen = {backends} if isinstance(backends, SDPBackend) else set(backends)
+    if not all(isinstance(b, SDPBackend) for b in chosen):
+        raise AssertionError("Backend must be an instance of SDPBackend")
+    before = set(ENABLED_BACKENDS)
+    ENABLED_BACKENDS.clear()
+    ENABLED_BACKENDS.update(chosen)
+    try:
+        yield
+    finally:
+        ENABLED_BACKENDS.clear()
+        ENABLED_BACKENDS.update(before)

@@ -31,10 +31,11 @@ from .embedding_bag import embedding_bag  # noqa: F401
 from ._embedding import EmbeddingLookup
 from ._layout import CHANNELS_LAST, suggest_memory_format
 from ._loss import (_check_reduction, _class_dim, _reduce_loss, binary_cross_entropy,  # noqa: F401
-                    binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy, gaussian_nll_loss,
-                    hinge_embedding_loss, huber_loss, kl_div, l1_loss, margin_ranking_loss, mse_loss,
-                    multi_margin_loss, multilabel_soft_margin_loss, nll_loss, poisson_nll_loss, smooth_l1_loss,
-                    soft_margin_loss, triplet_margin_loss)
+                    binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy, ctc_loss,
+                    gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div, l1_loss, margin_ranking_loss,
+                    mse_loss, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss, nll_loss,
+                    poisson_nll_loss, smooth_l1_loss, soft_margin_loss, triplet_margin_loss,
+                    triplet_margin_with_distance_loss)
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
 from ._activation import threshold as _threshold
 from ._activation import (celu, elu, gelu, glu, hardshrink, hardsigmoid, hardswish, hardtanh, leaky_relu,  # noqa: F401
@@ -638,11 +639,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if input.ndim not in (4, 5) or input.ndim != grid.ndim:
         raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but "
                            f"got input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
-    if mode == "bicubic":
-        if input.ndim == 5:
-            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
-        raise hinted(NotImplementedError, "grid_sample(mode='bicubic') is not implemented in minitorch",
-                     "use mode='bilinear'")
+    if mode == "bicubic" and input.ndim == 5:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
     _kernels.check("grid_sampler_2d_cpu_kernel_impl" if input.ndim == 4 else "grid_sampler_3d_cpu", input.dtype,
                    _kernels.FLOATING, "grid_sample")
     sampler = _grid.GridSample if input.ndim == 4 else _grid.GridSample3d

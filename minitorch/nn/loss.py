@@ -205,3 +205,41 @@ class NLLLoss2d(NLLLoss):
                       "https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more details.", FutureWarning,
                       stacklevel=2)
         super().__init__(weight, size_average, ignore_index, reduce, reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    """The multi-label hinge loss; targets are class ids, each row ended by -1."""
+
+    def forward(self, input, target):  # noqa: A002
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    """The Connectionist Temporal Classification loss, for unaligned sequence targets (speech, OCR)."""
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(reduction=reduction)
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                          self.zero_infinity)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """The triplet loss with a distance of your choice (a function, or a module such as
+    nn.CosineSimilarity wrapped in a lambda); by default nn.PairwiseDistance()."""
+
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
+        super().__init__(reduction=reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} "
+                             "instead")
+        from .layers import PairwiseDistance
+        self.distance_function = distance_function if distance_function is not None else PairwiseDistance()
+        self.margin, self.swap = margin, swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_with_distance_loss(anchor, positive, negative,
+                                                   distance_function=self.distance_function, margin=self.margin,
+                                                   swap=self.swap, reduction=self.reduction)

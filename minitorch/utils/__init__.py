@@ -1,2 +1,2 @@
 """Utilities."""
-from . import data  # noqa: F401
+from . import checkpoint, data  # noqa: F401

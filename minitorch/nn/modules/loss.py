@@ -1,11 +1,11 @@
 """`torch.nn.modules.loss`, the path PyTorch programs import these classes from: the same
 classes as minitorch.nn."""
 from ..loss import (_Loss, _WeightedLoss, BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss,
-                    GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
-                    MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, NLLLoss2d, PoissonNLLLoss, SmoothL1Loss,
-                    SoftMarginLoss, TripletMarginLoss)
+                    CTCLoss, GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
+                    MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, NLLLoss2d, PoissonNLLLoss, SmoothL1Loss,
+                    SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 
-__all__ = ["_Loss", "_WeightedLoss", "BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
+__all__ = ["_Loss", "_WeightedLoss", "BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "CTCLoss",
            "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss", "MarginRankingLoss", "MSELoss",
-           "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss", "NLLLoss2d", "PoissonNLLLoss", "SmoothL1Loss", "SoftMarginLoss",
-           "TripletMarginLoss"]
+           "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss", "NLLLoss2d", "PoissonNLLLoss", "SmoothL1Loss", "SoftMarginLoss",
+           "TripletMarginLoss", "TripletMarginWithDistanceLoss"]

@@ -53,6 +53,15 @@ class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorte
         return False
 
 
+def invert_permutation(permutation):
+    """The inverse of a permutation (1-D indices): out[permutation[i]] = i. None gives None.
+    (It turns a PackedSequence's sorted_indices into its unsorted_indices.)"""
+    if permutation is None:
+        return None
+    from ..._factories import arange, empty_like
+    return empty_like(permutation).scatter_(0, permutation, arange(permutation.numel(), device=permutation.device))
+
+
 def _invert(perm):
     xp = perm._device.xp
     inv = xp.empty_like(perm._data)
