@@ -217,3 +217,25 @@ from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  (torch.
 from .func import vmap  # noqa: E402
 from .distributions._samplers import (_dirichlet_grad, _sample_dirichlet, _standard_gamma,  # noqa: E402,F401
                                       _standard_gamma_grad, binomial)
+
+
+# Names PyTorch has that minitorch leaves out on purpose: asking for one says why.
+_NO_COMPLEX = "minitorch has no complex dtypes (its tensors are real: NumPy's bool, integer and float types)"
+_ABSENT = {
+    "bfloat16": "minitorch has no bfloat16 (NumPy has no such type): use float16 for half precision, or float32",
+    "complex32": _NO_COMPLEX, "complex64": _NO_COMPLEX, "complex128": _NO_COMPLEX, "cfloat": _NO_COMPLEX,
+    "cdouble": _NO_COMPLEX, "chalf": _NO_COMPLEX, "complex": _NO_COMPLEX, "view_as_complex": _NO_COMPLEX,
+    "view_as_real": _NO_COMPLEX, "polar": _NO_COMPLEX,
+    "fft": "minitorch has no torch.fft: its results are complex, and " + _NO_COMPLEX,
+    "sparse_coo_tensor": "minitorch has no sparse tensors (every tensor is dense)",
+    "sparse_csr_tensor": "minitorch has no sparse tensors (every tensor is dense)",
+    "quantization": "minitorch has no quantized tensors", "quantize_per_tensor": "minitorch has no quantized tensors",
+    "distributed": "minitorch runs in one process: it has no torch.distributed",
+    "onnx": "minitorch has no ONNX export", "export": "minitorch has no torch.export (models run eagerly)",
+}
+
+
+def __getattr__(name):
+    if name in _ABSENT:
+        raise AttributeError(f"module 'minitorch' has no attribute '{name}': {_ABSENT[name]}")
+    raise AttributeError(f"module 'minitorch' has no attribute '{name}'")

@@ -316,6 +316,10 @@ def _inplace_from(fn, cls, op, scalar_cls=None):
         other = to_device_of(other, self._device) if isinstance(other, Tensor) else prepped
 
         def fast():
+            if isinstance(other, Tensor) and other.shape != self.shape:  # (PyTorch: the shapes before the dtypes)
+                shape = broadcast_shapes(self.shape, other.shape, op=op)
+                if shape != self.shape:
+                    inplace.check_result(self, self.dtype, shape, op)
             with guard:
                 r = fn(self, other)
             if r.shape != self.shape:
@@ -409,6 +413,9 @@ Tensor.round_ = round_
 
 
 def relu_(self):
+    if self.dtype is _dtype.bool:
+        raise RuntimeError("Boolean inputs not supported for relu")
+
     def fast():
         self._data[...] = pw.Relu.forward(pw.NULL_CTX, self)  # a tie keeps the input (-0.)
     return inplace.run_inplace(self, pw.Relu, (), {}, fast, "relu_")
@@ -425,12 +432,14 @@ def sigmoid_(self):
 
 def clamp_(self, min=None, max=None):  # noqa: A002
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        return self.copy_(pw.clamp(self, min, max))
+        r = pw.clamp(self, min, max)
+        inplace.check_result(self, r.dtype, r.shape, "clamp_")  # (a float bound can't clamp an int tensor in place)
+        return self.copy_(r)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     for v in (min, max):
         if isinstance(v, float) and not self.dtype.is_floating_point:
-            inplace.check_result(self, _dtype.get_default_dtype(), self.shape, "clamp_")
+            inplace.check_result(self, _dtype.get_default_dtype(), self.shape, "clamp_", cpp_name=True)
     pw._no_bool_clamp(self, min, max, in_place=True)
     min, max = pw.checked_bounds(self.dtype, min, max)  # noqa: A001  (converted checked, as clamp does)
 

@@ -116,15 +116,17 @@ class ClampMax(pw.Clamp):
 def clamp_min_(self, min):  # noqa: A002
     if isinstance(min, Tensor):
         return self.clamp_(min=min)
+    pw._no_bool_clamp(self, min, None, in_place=True)
     return write_inplace(self, ClampMin, (), {"min": min, "max": None}, "clamp_min_", (_clamp_dtype(self, min),
-                                                                                      self.shape))
+                                                                                      self.shape, True))
 
 
 def clamp_max_(self, max):  # noqa: A002
     if isinstance(max, Tensor):
         return self.clamp_(max=max)
+    pw._no_bool_clamp(self, None, max, in_place=True)
     return write_inplace(self, ClampMax, (), {"min": None, "max": max}, "clamp_max_", (_clamp_dtype(self, max),
-                                                                                      self.shape))
+                                                                                      self.shape, True))
 
 
 def _clamp_dtype(self, bound):

@@ -384,6 +384,47 @@ MORE_CASES = [
 ]
 
 
+# PyTorch broadcasts before it looks up a dtype kernel (the size error first), and clamp_ / relu_
+# refuse what cannot be written back
+ORDER_CASES = [
+    'T.hypot(T.ones(2, dtype=T.int16), T.ones(7, dtype=T.int16))',
+    'T.bitwise_and(T.ones(3), T.ones(7, dtype=T.int64))',
+    '(lambda a: a.bitwise_and_(T.ones(4, 1, dtype=T.int64)))(T.ones(2, 2, 0, 1))',
+    '(lambda a: a.bitwise_xor_(T.ones(3, 1, 2, 4, dtype=T.int64)))(T.ones(4))',
+    '(lambda a: a.bitwise_or_(T.ones(2, 3, dtype=T.int64)))(T.ones(1, 3))',
+    '(lambda a: a.bitwise_or_(T.ones(2, dtype=T.int64)))(T.ones(()))',
+    'T.fmod(T.ones(3, dtype=T.bool), T.ones(7, 1, 1, 1, dtype=T.bool))',
+    '(lambda a: a.__iand__(T.tensor([[-3], [-1], [7], [9]], dtype=T.int16)))(T.tensor([3.0], dtype=T.float16)[1:])',
+    '(lambda a: a.__irshift__(T.ones(4, dtype=T.bool)))(T.ones(1, dtype=T.bool))',
+    'T.bitwise_left_shift(T.ones(3), T.ones(2, dtype=T.int64))',
+    'T.remainder(T.ones(3, dtype=T.bool), T.ones(2, dtype=T.bool))',
+    'T.floor_divide(T.ones(3, dtype=T.bool), T.ones(2, dtype=T.bool))',
+    '(lambda a: a.remainder_(T.ones(2)))(T.ones(3))',
+    '(lambda a: a.bitwise_and_(T.ones(3, dtype=T.int64)))(T.ones(3))',
+    '(lambda a: a.bitwise_and_(T.ones(1, dtype=T.int64)))(T.ones(3, dtype=T.int64))',
+    'T.tensor([True, False]).clamp(T.tensor([False, True]), T.tensor([True, False]))',
+    'T.tensor([True, False]).clamp(min=T.tensor([False, True]))',
+    'T.tensor([True, False]).clamp(max=T.tensor([True, True]))',
+    'T.tensor([True, False]).clamp(0, 1)',
+    'T.tensor([True, False]).clamp(min=0)',
+    'T.tensor([True, False]).clamp_max_(5)',
+    'T.tensor([True, False]).clamp_min_(0)',
+    'T.tensor([True, False]).clamp_min(0)',
+    'T.tensor([True, False]).clamp_min_(True)',
+    'T.tensor([True, False]).clamp_(min=False)',
+    'T.tensor([], dtype=T.bool).clamp_min_(0)',
+    'T.tensor([1, 2]).clamp_min_(0.5)',
+    'T.tensor([1, 2]).clamp_(0.5, 1.5)',
+    'T.tensor([1, 2]).clamp_(T.tensor(0.5))',
+    'T.tensor([True]).relu_()',
+    'T.tensor([True]).relu()',
+    'T.tensor([], dtype=T.bool).relu_()',
+    'T.tensor([True]).clamp(T.tensor([1]), T.tensor([2]))',
+    'T.tensor([1]).clamp_(T.tensor([1.5]))',
+    'T.tensor([True, False]).clamp_max(T.tensor(True))',
+]
+
+
 EXACT = [
     "T.softmax(T.arange(6).reshape(2, 3), 0)", "T.softmax(T.arange(6).reshape(2, 3), 1)",
     "T.log_softmax(T.arange(6).reshape(2, 3), 0)", "T.log_softmax(T.tensor(3), 0)",
@@ -412,6 +453,11 @@ def test_scalar_and_factory_cases(src):
 @pytest.mark.parametrize("src", MORE_CASES)
 def test_more_cases(src):
     check(src)
+
+
+@pytest.mark.parametrize("src", ORDER_CASES)
+def test_check_order_and_in_place_clamps(src):
+    check(src, exact=True)
 
 
 @pytest.mark.parametrize("src", EXACT)

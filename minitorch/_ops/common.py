@@ -89,6 +89,14 @@ def broadcast_shapes(*shapes, op="broadcast_shapes"):
     return Size(out)
 
 
+def shapes_first(op, *operands):
+    """PyTorch broadcasts an op's tensors before it looks for a kernel for their dtypes: a size
+    mismatch is the error it reports, even when the dtypes would be refused too."""
+    shapes = [t.shape for t in operands if isinstance(t, tensor_cls())]
+    if len(shapes) > 1 and any(s != shapes[0] for s in shapes):
+        broadcast_shapes(*shapes, op=op)
+
+
 def refuse_unbroadcastable(op, *operands):
     """Called when NumPy refused an op's operands (a ValueError): raise PyTorch's RuntimeError if
     the tensors' shapes do not broadcast (NumPy's own error is re-raised otherwise)."""

@@ -70,12 +70,13 @@ def check_overlap(t, op):
                 f"expanded tensor of shape {list(t.shape)} and stride {list(t.stride())})")
 
 
-def check_result(t, result_dtype, result_shape, op):
+def check_result(t, result_dtype, result_shape, op, *, cpp_name=False):
+    """An in-place op's result must fit its tensor: a dtype it can be cast to, the same shape.
+    (`cpp_name`: PyTorch names the tensor's dtype as C++ does, "long int", for a Python-number bound.)"""
     if not _dtype.can_cast(result_dtype, t.dtype):
-        raise RuntimeError(
-            f"result type {result_dtype._short if result_dtype._short != 'Half' else 'Half'} can't be cast to the "
-            f"desired output type {t.dtype._short} ({op} writes into a {t.dtype} tensor; convert it first, "
-            f"e.g. t = t.float())")
+        want = _dtype.CPP_NAME[t.dtype.name] if cpp_name else t.dtype._short
+        raise hinted(RuntimeError, f"result type {result_dtype._short} can't be cast to the desired output type {want}",
+                     f"{op} writes into a {t.dtype} tensor; convert it first, e.g. t = t.float()")
     if tuple(result_shape) != tuple(t.shape):
         raise hinted(RuntimeError,
                      f"output with shape {list(t.shape)} doesn't match the broadcast shape {list(result_shape)}",

@@ -9,9 +9,10 @@ from .pointwise import _quiet
 
 def write_inplace(self, cls, others, kw, op, result=None):
     """`result`: the (dtype, shape) the out-of-place op would give, checked against self first
-    (a float result can't go into an integer tensor, a broadcast result can't grow self)."""
+    (a float result can't go into an integer tensor, a broadcast result can't grow self); a
+    third item True names self's dtype as PyTorch does for a Python-number argument ("long int")."""
     if result is not None:
-        inplace.check_result(self, result[0], result[1], op)
+        inplace.check_result(self, *result[:2], op, cpp_name=len(result) > 2 and result[2])
 
     def fast():
         with _quiet(self):

@@ -161,6 +161,7 @@ class Heaviside(Primitive):
 
 def hypot(a, b):
     _tensors_only("hypot", a, b)
+    common.shapes_first("hypot", a, b)
     _floats_only("hypot", common.result_dtype(a, b))
     return binary(Hypot, a, b, "hypot")
 

@@ -839,6 +839,7 @@ def _check_int_division(a, b):
 
 def floor_divide(a, b):
     a = _two_numbers(a, b, "floor_divide")
+    common.shapes_first("floor_divide", a, b)
     _no_bool(a, b, "div_floor_cpu")
     _check_int_division(a, b)
     with _fp_quiet():
@@ -864,6 +865,7 @@ def remainder(a, b):
     T = common.tensor_cls()
     if not isinstance(a, T) and not isinstance(b, T):
         _needs_tensor_first(a, "remainder")
+    common.shapes_first("remainder", a, b)
     _no_bool(a, b, "remainder_cpu")
     _check_int_division(a, b)
     with _fp_quiet():
@@ -874,6 +876,7 @@ def remainder(a, b):
 
 def fmod(a, b):
     _needs_tensor_first(a, "fmod")
+    common.shapes_first("fmod", a, b)
     _no_bool(a, b, "fmod_cpu")
     _check_int_division(a, b)
     with _fp_quiet():
@@ -887,6 +890,7 @@ def _shift(cls, name, kernel):
         T = common.tensor_cls()
         if not isinstance(a, T) and not isinstance(b, T):
             _needs_tensor_first(a, name)
+        common.shapes_first(name, a, b)
         for x in (a, b):
             if isinstance(x, T) and x.dtype.is_floating_point or isinstance(x, float):
                 raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'Float'")
@@ -927,10 +931,11 @@ logical_and, logical_or, logical_xor = (_logical(c, n) for c, n in [
 def _bitwise(cls, name):
     def f(a, b):
         T = common.tensor_cls()
+        common.shapes_first(name, a, b)
         for x in (a, b):
             if isinstance(x, T) and x.dtype.is_floating_point or isinstance(x, float):
-                raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Float': {name} needs integer or "
-                                          "bool tensors")
+                raise hinted(NotImplementedError, f"\"{name}_cpu\" not implemented for 'Float'",
+                             f"{name} needs integer or bool tensors")
         return binary(cls, a, b, name)
     f.__name__ = name
     return f
@@ -1472,6 +1477,8 @@ def clamp(a, min=None, max=None, *, _node=ClampTensor):  # noqa: A002
     if isinstance(min, T) or isinstance(max, T):
         bounds = [x if isinstance(x, T) or x is None else a.new_tensor(x) for x in (min, max)]
         dt = common.result_dtype(a, *(x for x in bounds if x is not None))
+        if dt is _dtype.bool and min is not None and max is not None:  # (one bound runs maximum / minimum)
+            raise NotImplementedError("\"clamp_cpu\" not implemented for 'Bool'")
         a, lo, hi = (x if x is None or x.dtype is dt else x.to(dt) for x in (a, *bounds))
         dev = common.same_device("clamp", *(x for x in (a, lo, hi) if x is not None))
         lo, hi = (x if x is None else common.to_device_of(x, dev) for x in (lo, hi))
