@@ -95,6 +95,24 @@ class device:
     def __reduce__(self):
         return (device, (str(self),))
 
+    # `with torch.device("cuda"): ...`: the factories inside make their tensors there
+    def __enter__(self):
+        _DEFAULT.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _DEFAULT.pop()
+        return False
+
+
+# The device factories use when not told one: set_default_device's (the first entry; None for
+# the CPU), then the `with device(...)` blocks around the call, innermost last.
+_DEFAULT: list = [None]
+
+
+def default_device():
+    return _DEFAULT[-1] or cpu
+
 
 _DEV_RE = re.compile(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?")  # ASCII digits, no leading zeros, as PyTorch
 

@@ -22,7 +22,7 @@ def _T():
 
 
 def _target(device):
-    return _dev.cpu if device is None else _dev.resolve(device)
+    return _dev.resolve(_dev.default_device()) if device is None else _dev.resolve(device)
 
 
 def place(arr, device):

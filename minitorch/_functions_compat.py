@@ -178,24 +178,15 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
 
 
 # ---- the default device -------------------------------------------------------------------------------
-_default_device = None
-
-
 def get_default_device():
-    from ._device import device
-    return _default_device or device("cpu")
+    from ._device import default_device, resolve
+    return resolve(default_device())
 
 
 def set_default_device(device):
-    """Where factories put new tensors when no device is given (None: the CPU again)."""
-    global _default_device
-    from ._device import device as as_device
-    if device is not None and not isinstance(device, (str, int)) and not hasattr(device, "type"):
-        raise TypeError(f"set_default_device(): expected a device, got {type(device).__name__}")
-    if device is not None and as_device(device).type != "cpu":
-        raise NotImplementedError("set_default_device: minitorch makes new tensors on the CPU by default; pass "
-                                  "device= to each factory (or .to(device)) to place them on a GPU")
-    _default_device = None if device is None else as_device(device)
+    """Where factories put new tensors when no device= is given (None: the CPU again)."""
+    from ._device import _DEFAULT, device as as_device
+    _DEFAULT[0] = None if device is None else as_device(device)
 
 
 # ---- ATen spellings of nn.functional ops: torch.dropout(x, p, train), torch.embedding(weight, idx), ...

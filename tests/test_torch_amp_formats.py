@@ -71,6 +71,9 @@ FUNCTIONS = [
     "T.select(T.arange(6).reshape(2,3), 1, 0)", "T.is_nonzero(T.tensor([1]))", "T.is_same_size(T.ones(2), T.ones(2))",
     "T.is_signed(T.ones(2, dtype=T.uint8))", "T.row_stack([T.ones(2), T.zeros(2)])",
     "T.asarray([1, 2.0])", "T.asarray(T.ones(2), dtype=T.float64)", "str(T.get_default_device())",
+    "(T.set_default_device('cpu'), str(T.get_default_device()), str(T.zeros(1).device), T.set_default_device(None))",
+    "(lambda d: (d.__enter__(), str(T.ones(1).device), str(T.get_default_device()), d.__exit__(None, None, None))"
+    "[1:3])(T.device('cpu'))",
     "T.dropout(T.ones(3), 0.5, False)", "T.embedding(T.eye(3), T.tensor([1, 2]))",
     "T.kl_div(T.tensor([-1., -2.]), T.tensor([0.3, 0.7]), 1)", "T.kl_div(T.tensor([-1., -2.]), T.tensor([0.3, 0.7]), 2)",
     "T.binary_cross_entropy_with_logits(T.tensor([1., -1.]), T.tensor([1., 0.]), None, None, 1)",

@@ -86,7 +86,9 @@ m = torch.tensor([1, 2, 3])      # trap 3: in place can't change the dtype
 try:
     m.mul_(0.5)
 except RuntimeError as e:
-    print("RuntimeError:", e)
+    print("RuntimeError:", e)              # PyTorch's words ...
+    for note in getattr(e, "__notes__", []):
+        print("  hint:", note)               # ... and minitorch's hint, which a traceback shows below them
 
 # %% [markdown]
 # NumPy has in-place operations too (`+=`, or `out=`), but no naming convention: a method
