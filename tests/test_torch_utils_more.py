@@ -222,3 +222,35 @@ def test_names_left_out_on_purpose_say_why(name):
         getattr(minitorch, name)
     with pytest.raises(AttributeError, match=r"has no attribute 'no_such_name'$"):
         minitorch.no_such_name  # noqa: B018
+
+
+def _module_hooks_program(lib):
+    out = []
+    m = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.ReLU())
+    m.register_state_dict_pre_hook(lambda mod, prefix, keep_vars: out.append(("pre", prefix, keep_vars)))
+    m[0].register_state_dict_post_hook(lambda mod, sd, prefix, meta: out.append(("post", prefix, sorted(sd))))
+    sd = m.state_dict()
+    out.append(sorted(sd))
+    m[0].register_state_dict_post_hook(lambda mod, sd, prefix, meta: {})
+    try:
+        m.state_dict()
+    except RuntimeError as e:
+        out.append(str(e))
+    lin = lib.nn.Linear(2, 3)
+
+    def drop_missing(mod, keys):
+        out.append(("loaded", list(keys.missing_keys), list(keys.unexpected_keys)))
+        keys.missing_keys.clear()
+    lin.register_load_state_dict_post_hook(drop_missing)
+    out.append(str(lin.load_state_dict({"weight": lib.zeros(3, 2)})))  # strict, but the hook forgave the bias
+    lin.to_empty(device="cpu")
+    out.append((tuple(lin.weight.shape), str(lin.weight.device), lin.weight.requires_grad))
+    out.append((lin.compile(), tuple(lin(lib.ones(2)).shape)))
+    return out
+
+
+@needs_torch
+def test_module_state_dict_hooks_to_empty_and_compile_as_pytorch():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _module_hooks_program(minitorch) == _module_hooks_program(torch)

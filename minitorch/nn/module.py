@@ -180,7 +180,7 @@ def zero_grads(params, set_to_none=True):
 
 
 _HOOK_DICTS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks", "_state_dict_hooks",
-               "_load_state_dict_pre_hooks")
+               "_state_dict_pre_hooks", "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks")
 
 
 def _legacy_backward_hook(module, hook):
@@ -328,7 +328,20 @@ class Module:
         entries are added; a returned dict replaces the state_dict."""
         return self._add_hook(self._state_dict_hooks, hook, False)
 
-    register_state_dict_post_hook = _register_state_dict_hook
+    def register_state_dict_post_hook(self, hook):
+        """`hook(module, state_dict, prefix, local_metadata)`, after this module's entries are added
+        (it may change the dict in place, and must return None)."""
+        hook._from_public_api = True
+        return self._add_hook(self._state_dict_hooks, hook, False)
+
+    def register_state_dict_pre_hook(self, hook):
+        """`hook(module, prefix, keep_vars)`, before state_dict() collects this module's entries."""
+        return self._add_hook(self._state_dict_pre_hooks, hook, False)
+
+    def register_load_state_dict_post_hook(self, hook):
+        """`hook(module, incompatible_keys)` after load_state_dict(); it may clear keys from
+        incompatible_keys.missing_keys / unexpected_keys before strict loading checks them."""
+        return self._add_hook(self._load_state_dict_post_hooks, hook, False)
 
     def _register_load_state_dict_pre_hook(self, hook, with_module=False):
         """`hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
@@ -570,13 +583,18 @@ class Module:
         share memory with the module (detached), as in PyTorch: clone them to keep a snapshot."""
         if destination is None:
             destination = collections.OrderedDict()
+        for hook in self._state_dict_pre_hooks.values():
+            hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, m in self._modules.items():
             if m is not None:
                 m.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
         for hook in self._state_dict_hooks.values():
             res = hook(self, destination, prefix, {})
-            if res is not None:
+            if getattr(hook, "_from_public_api", False):
+                if res is not None:
+                    raise RuntimeError("state_dict post-hook must return None")
+            elif res is not None:
                 destination = res
         return destination
 
@@ -635,7 +653,12 @@ class Module:
             for hook in m._load_state_dict_pre_hooks.values():
                 hook(state_dict, prefix, {}, strict, missing, unexpected, errors)
             m._load_from_state_dict(state_dict, prefix, missing, unexpected, errors, assign)
-        unexpected = list(dict.fromkeys(unexpected))
+        unexpected[:] = list(dict.fromkeys(unexpected))
+        keys = _IncompatibleKeys(missing, unexpected)
+        for _, m in self.named_modules(remove_duplicate=False):
+            for hook in m._load_state_dict_post_hooks.values():
+                if hook(m, keys) is not None:
+                    raise RuntimeError("load_state_dict post-hook must return None")
         if strict:
             if unexpected:
                 errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
@@ -684,6 +707,19 @@ class Module:
                 return t.to(device=device, dtype=dt, memory_format=fmt)
             return t.to(device=device, dtype=dt) if (device is not None or dt is not None) else t
         return self._apply(convert)
+
+    def to_empty(self, *, device, recurse=True):
+        """Every parameter and buffer replaced by uninitialised memory of its shape on `device`
+        (for a module whose values will be loaded next)."""
+        from .._factories import empty_like
+        if not recurse:
+            raise NotImplementedError("to_empty(recurse=False): minitorch moves the whole module")
+        return self._apply(lambda t: empty_like(t, device=device))
+
+    def compile(self, *args, **kwargs):
+        """torch.compile for this module, in place: minitorch has no compiler, so nothing changes."""
+        from .. import compile as _compile
+        _compile(self, *args, **kwargs)
 
     def cpu(self):
         return self.to("cpu")
