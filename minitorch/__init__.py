@@ -177,6 +177,11 @@ from .nn.functional import (adaptive_avg_pool1d, adaptive_max_pool1d, avg_pool1d
 from . import serialization, special  # noqa: E402
 from . import linalg  # noqa: E402
 from .linalg import det, inv as inverse  # noqa: E402
+from ._ops.special_more import igamma, igammac, mvlgamma  # noqa: E402
+from ._linalg_legacy import (cholesky_inverse, cholesky_solve, frobenius_norm, lu, lu_solve, lu_unpack,  # noqa: E402
+                             matrix_exp, nuclear_norm, renorm, triangular_solve)
+from ._ops.scatter_views import (as_strided_scatter, diagonal_scatter, empty_strided, histogramdd,  # noqa: E402
+                                 index_reduce, select_scatter, slice_scatter)
 from ._linalg_legacy import (cholesky, logdet, matrix_power, pinverse, qr, slogdet,  # noqa: E402
                              svd)
 from ._typeinfo import finfo, iinfo  # noqa: E402

@@ -320,3 +320,16 @@ def _functional(name):
 def torch_inplace_functions():
     """{name: function} for the module namespace: torch.sin_(t) is t.sin_()."""
     return {n: _functional(n) for n in _TORCH_INPLACE if hasattr(Tensor, n)}
+
+
+# the special functions, linalg and scatter-view ops as methods (t.igamma(x), t.index_reduce_(...), ...)
+from ._ops import scatter_views as _sv, special_more as _sm  # noqa: E402
+from . import _linalg_legacy as _lg, linalg as _la  # noqa: E402
+for _name, _fn in {"igamma": _sm.igamma, "igammac": _sm.igammac, "mvlgamma": _sm.mvlgamma, "renorm": _lg.renorm,
+                   "matrix_exp": _la.matrix_exp, "triangular_solve": _lg.triangular_solve, "lu": _lg.lu,
+                   "lu_solve": _lg.lu_solve, "cholesky_solve": _lg.cholesky_solve,
+                   "cholesky_inverse": _lg.cholesky_inverse, "select_scatter": _sv.select_scatter,
+                   "slice_scatter": _sv.slice_scatter, "diagonal_scatter": _sv.diagonal_scatter,
+                   "as_strided_scatter": _sv.as_strided_scatter, "index_reduce": _sv.index_reduce,
+                   **_sm.INPLACE, **_lg.INPLACE, **_sv.INPLACE}.items():
+    _method(_name, _fn)

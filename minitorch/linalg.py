@@ -2,9 +2,11 @@
 
 Norms (vector, matrix, and `norm`, which picks one the way PyTorch does), the square-matrix
 routines NumPy (or CuPy) provides in one call (inv, det, solve, svdvals), the decompositions
-(svd, eigh, qr, cholesky: minitorch/_linalg_decomp.py) and what is composed from them (lstsq,
-pinv, slogdet, matrix_rank, cond, matrix_power, multi_dot). Each has its gradient. The rest of
-torch.linalg is named here too and raises NotImplementedError when called.
+(svd, eigh, qr, cholesky, lu: minitorch/_linalg_decomp.py) and what is composed from them (lstsq,
+pinv, slogdet, matrix_rank, cond, matrix_power, multi_dot, lu_solve, solve_ex), triangular
+systems (solve_triangular), matrix_exp, vander and diagonal. Each has its gradient. The rest of
+torch.linalg (eig, eigvals: complex results, which minitorch has no dtype for) is named here too
+and raises NotImplementedError when called.
 """
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ import numpy as np
 
 from .amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from . import _dtype, return_types
-from ._linalg_decomp import Cholesky, Eigh, Lstsq, Pinv, Qr, Slogdet, Svd, first_bad_minor
+from ._linalg_decomp import (Cholesky, Eigh, Lstsq, Lu, LuFactor, LuSolve, LuUnpack, MatrixExp, Pinv, Qr, Slogdet,
+                             SolveTriangular, Svd, first_bad_minor, lu_array, permutation_array)
 from ._ops import common
 from ._ops.linalg import matmul  # noqa: F401  (torch.linalg.matmul is torch.matmul)
 from ._ops.reduce import _np_quiet, norm as _vector_norm
@@ -504,6 +507,209 @@ def _no_out(op, out):
         raise NotImplementedError(f"torch.linalg.{op}(out=...) is not implemented in minitorch: assign the result")
 
 
+# ---- triangular systems, LU, the matrix exponential --------------------------------------------
+
+def _named(name, fields):
+    """PyTorch's torch.return_types.<name> (from return_types.py where it is defined there)."""
+    return getattr(return_types, name, None) or return_types._return_type(name, fields)
+
+
+_LuFactor = _named("linalg_lu_factor", ("LU", "pivots"))
+_LuFactorEx = _named("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+_Lu = _named("linalg_lu", ("P", "L", "U"))
+_LuUnpack = _named("lu_unpack", ("P", "L", "U"))
+_SolveEx = _named("linalg_solve_ex", ("result", "info"))
+
+
+def _same_dtype(op, A, B, names=("A", "B")):
+    if A.dtype is not B.dtype:
+        a, b = names
+        raise RuntimeError(f"{op}: Expected {a} and {b} to have the same dtype, but found {a} of type "
+                           f"{A.dtype._short} and {b} of type {B.dtype._short} instead")
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+    """X with A X = B (left) or X A = B, for a triangular A: only its upper or lower triangle is read
+    (unitriangular: with ones on the diagonal); batch dims broadcast."""
+    B = triangular_operands(A, B, left)
+    r = SolveTriangular.apply(A, B, upper=bool(upper), left=bool(left), unitriangular=bool(unitriangular))
+    return _write("solve_triangular", r, out)
+
+
+def triangular_operands(A, B, left=True):
+    """PyTorch's checks of a triangular system; B in A's dtype (PyTorch solves in A's)."""
+    op = "linalg.solve_triangular"
+    for t, name in ((A, "A"), (B, "B")):
+        if t.ndim < 2:
+            raise RuntimeError(f"{op}: The input tensor {name} must have at least 2 dimensions.")
+    _matrices(op, A)
+    common.same_device(op, A, B)
+    n = A.shape[-1]
+    if (B.shape[-2] if left else B.shape[-1]) != n:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation {eq} ({n}x{n} and "
+                           f"{B.shape[-2]}x{B.shape[-1]})")
+    common.broadcast_shapes(A.shape[:-2], B.shape[:-2], op=op)
+    return B if B.dtype is A.dtype else B.to(A.dtype)
+
+
+def _write(op, result, out):
+    if out is None:
+        return result
+    from ._ops.out import write_out
+    return write_out(f"linalg_{op}", result, out)
+
+
+def _factor(op, A, pivot):
+    """getrf's (LU, pivots, info) of A as arrays, with PyTorch's checks."""
+    if A.ndim < 2:
+        raise RuntimeError(f"{op}: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} instead")
+    if not A.dtype.is_floating_point or A.dtype.itemsize < 4:
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{A.dtype._short}'")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    return lu_array(A._device.xp, A._data)
+
+
+def _zero_pivot(op, k):
+    return (f"{op}: U[{k},{k}] is zero and using it on lu_solve would result in a division by zero. If you still "
+            "want to perform the factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+    """The packed LU factors of A = P L U, the pivots (1-based rows, int32) and info (the first
+    zero pivot, 1-based, or 0)."""
+    lu, piv, info = _factor("torch.lu_factor", A, pivot)
+    if check_errors and bool((info > 0).any()):
+        raise RuntimeError(_zero_pivot("torch.linalg.lu_factor_ex", int(info.reshape(-1)[(info > 0).reshape(-1)][0])))
+    xp, make = A._device.xp, type(A)._make
+    P = permutation_array(xp, piv, A.shape[-2], A._data.dtype)
+    LU = LuFactor.apply(A, lu=lu, P=P)
+    r = _LuFactorEx(LU, make(piv, A._device), make(info, A._device))
+    return _write("lu_factor_ex", r, out)
+
+
+def lu_factor(A, *, pivot=True, out=None):
+    LU, piv, info = lu_factor_ex(A, pivot=pivot)
+    if info.ndim == 0 and int(info) > 0:  # (a batch reports no error, as PyTorch's)
+        raise RuntimeError(_zero_pivot("torch.linalg.lu_factor", int(info)))
+    return _write("lu_factor", _LuFactor(LU, piv), out)
+
+
+def _unpack(xp, lu):
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    L = xp.tril(lu[..., :, :k], -1) + xp.eye(m, k, dtype=lu.dtype)
+    return L, xp.triu(lu[..., :k, :])
+
+
+def lu(A, *, pivot=True, out=None):
+    """P, L, U with A = P L U: L unit lower triangular (m, k), U upper triangular (k, n)."""
+    lu_, piv, info = _factor("linalg.lu", A, pivot)
+    xp, make = A._device.xp, type(A)._make
+    P = permutation_array(xp, piv, A.shape[-2], A._data.dtype)
+    Lm, Um = _unpack(xp, lu_)
+    L, U = Lu.apply(A, L=Lm, U=Um, P=P)
+    return _write("lu", _Lu(make(P, A._device), L, U), out)
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    """P, L, U from lu_factor's packed factors and pivots (empty tensors for the parts not asked for)."""
+    if LU_data.ndim < 2:
+        raise RuntimeError("torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(LU_data.shape)} instead")
+    if LU_pivots.dtype is not _dtype.int32:
+        raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
+                           "Note: this function is intended to be used with the output produced by "
+                           "torch.linalg.lu_factor")
+    xp, make, dev = LU_data._device.xp, type(LU_data)._make, LU_data._device
+    from ._factories import tensor as _tensor
+    empty = _tensor([], dtype=LU_data.dtype, device=LU_data.device)
+    if unpack_data:
+        Lm, Um = _unpack(xp, LU_data._data)
+        L, U = LuUnpack.apply(LU_data, L=Lm, U=Um)
+    else:
+        L = U = empty
+    P = make(permutation_array(xp, LU_pivots._data, LU_data.shape[-2], LU_data._data.dtype), dev) if unpack_pivots \
+        else empty
+    return _write("lu_unpack", _LuUnpack(P, L, U), out)
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+    """X with A X = B (left=False: X A = B; adjoint: with A^T), A given by lu_factor."""
+    op = "linalg.lu_solve"
+    if LU.ndim < 2:
+        raise RuntimeError(f"torch.{op}: The input tensor A must have at least 2 dimensions.")
+    _matrices(op, LU)
+    _same_dtype(op, LU, B, ("LU", "B"))
+    n = LU.shape[-1]
+    if (B.shape[-2] if left else B.shape[-1]) != n:
+        raise RuntimeError(f"{op}: Incompatible shapes of A and B for the equation {'AX = B' if left else 'XA = B'} "
+                           f"({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    batch = common.broadcast_shapes(LU.shape[:-2], B.shape[:-2], pivots.shape[:-1], op=op)
+    xp = LU._device.xp
+    P = permutation_array(xp, xp.broadcast_to(pivots._data, batch + pivots.shape[-1:]), n, LU._data.dtype)
+    r = LuSolve.apply(LU, B, P=P, pivots=pivots, left=bool(left), adjoint=bool(adjoint))
+    return _write("lu_solve", r, out)
+
+
+def solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    """solve, with `info` (0, or the first zero pivot of A's LU) beside the result; a singular A then
+    gives the inf / nan the substitution produces, not an error."""
+    from ._factories import zeros
+    _matrices("linalg.solve", A)
+    _, _, info = lu_array(A._device.xp, A._data.reshape((-1,) + A.shape[-2:]))
+    info = info.reshape(A.shape[:-2])
+    if bool((info > 0).any()):
+        if check_errors:
+            raise LinAlgError("torch.linalg.solve_ex: The solver failed because the input matrix is singular.")
+        LU, piv, _ = lu_factor_ex(A)
+        vector = left and (B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1]))
+        X = lu_solve(LU, piv, B.unsqueeze(-1) if vector else B, left=left)
+        X = X.squeeze(-1) if vector else X
+    else:
+        X = solve(A, B, left=left)
+    r = _SolveEx(X, type(A)._make(info, A._device) if info.ndim else
+                                     zeros((), dtype=_dtype.int32, device=A.device).fill_(int(info)))
+    return _write("solve_ex", r, out)
+
+
+def matrix_exp(A):
+    """exp(A) = sum_k A^k / k!, by scaling and squaring a Pade approximant."""
+    op = "linalg.matrix_exp"
+    if A.ndim < 2:
+        raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
+    if not A.dtype.is_floating_point:
+        raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {A.dtype._short}")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{op}: A must be batches of square matrices, but they are {A.shape[-2]} by "
+                           f"{A.shape[-1]} matrices")
+    if A.dtype.itemsize < 4:  # (computed in float32, rounded once)
+        return MatrixExp.apply(A.float()).to(A.dtype)
+    return MatrixExp.apply(A)
+
+
+def vander(x, *, N=None):
+    """The Vandermonde matrix [1, x, x^2, ..., x^(N-1)] along a new last dim, made as PyTorch makes it:
+    a cumulative product of copies of x after a column of ones."""
+    if x.dtype is _dtype.bool:
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, but got Bool")
+    n = (x.shape[-1] if x.ndim else 0) if N is None else int(N)
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    from ._ops.join import cat
+    if not x.dtype.is_floating_point:  # (cumprod computes integers in int64)
+        x = x.long()
+    ones_col = x.new_ones(x.shape + (1,))
+    powers = x.unsqueeze(-1).expand(x.shape + (n - 1,)).cumprod(-1)
+    return cat([ones_col, powers], -1)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """A's diagonals over the last two dims (torch.diagonal with other defaults)."""
+    return A.diagonal(offset, dim1, dim2)
+
+
 # ---- the rest of torch.linalg: named, so that a call says what is missing ------------------------
 
 def _missing(name):
@@ -514,10 +720,22 @@ def _missing(name):
     return f
 
 
-__all__ = ["cholesky", "cholesky_ex", "cond", "cross", "det", "eigh", "eigvalsh", "inv", "inv_ex", "lstsq",
-           "matmul", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet",
-           "solve", "svd", "svdvals", "vecdot", "vector_norm"]
-for _name in ("eig", "eigvals", "lu", "lu_factor", "matrix_exp", "tensorinv", "tensorsolve",
-              "householder_product"):
+__all__ = ["cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "inv_ex",
+           "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "matmul", "matrix_exp", "matrix_norm",
+           "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex",
+           "solve_triangular", "svd", "svdvals", "vander", "vecdot", "vector_norm"]
+for _name in ("tensorinv", "tensorsolve", "householder_product"):
     globals()[_name] = _missing(_name)
 del _name
+
+
+def _complex_only(name):
+    def f(*args, **kwargs):
+        raise NotImplementedError(f"torch.linalg.{name} is not implemented in minitorch: its results are complex "
+                                  "tensors, and minitorch has no complex dtypes (for a symmetric matrix, "
+                                  f"linalg.{'eigh' if name == 'eig' else 'eigvalsh'} gives the same, real, values)")
+    f.__name__ = name
+    return f
+
+
+eig, eigvals = _complex_only("eig"), _complex_only("eigvals")

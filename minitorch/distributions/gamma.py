@@ -58,8 +58,10 @@ class Gamma(ExponentialFamily):
         return torch.xlogy(c, rate) + torch.xlogy(c - 1, value) - rate * value - torch.lgamma(c)
 
     def cdf(self, value):
-        raise NotImplementedError("Gamma.cdf is the regularised incomplete gamma function "
-                                  "(torch.special.gammainc), which minitorch does not have.")
+        """P(X <= value): the regularised lower incomplete gamma function."""
+        if self._validate_args:
+            self._validate_sample(value)
+        return torch.special.gammainc(self.concentration, self.rate * value)
 
     def entropy(self):
         c = self.concentration
