@@ -111,7 +111,7 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):  # noqa: A002
                                       "uniform spacing only (pass a number per dim)")
         n = x.shape[d]
         if n < edge_order + 1:
-            raise RuntimeError(f"torch.gradient expected each dimension size to be at least edge_order+1")
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
         inner = (x.narrow(d, 2, n - 2) - x.narrow(d, 0, n - 2)) / (2 * h)
         if edge_order == 1:
             first = (x.narrow(d, 1, 1) - x.narrow(d, 0, 1)) / h
