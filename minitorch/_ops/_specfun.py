@@ -7,6 +7,7 @@ float dtype; the fallbacks compute in float64.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 
@@ -170,16 +171,17 @@ def _quiet_np(xp):
     return numpy.errstate(all="ignore")
 
 
-def _leggauss(xp, n):
-    import numpy  # the nodes are computed once, on the CPU, whatever the backend
-    t, w = numpy.polynomial.legendre.leggauss(n)
-    return xp.asarray(t), xp.asarray(w)
+@functools.lru_cache(maxsize=None)
+def _leggauss(n):
+    """Gauss-Legendre nodes and weights on [-1, 1]: computed once, on the host, for any backend."""
+    import numpy
+    return numpy.polynomial.legendre.leggauss(n)
 
 
 def _integrate(xp, f, lo, hi, n=64):
     """The integral of f over [lo, hi] for every element (lo, hi arrays or numbers): Gauss-Legendre
     with n nodes, exact for smooth integrands that a polynomial of degree 2n - 1 follows closely."""
-    t, w = _leggauss(xp, n)
+    t, w = (xp.asarray(a) for a in _leggauss(n))
     mid, half = (hi + lo) / 2, (hi - lo) / 2
     nodes = xp.asarray(mid)[..., None] + xp.asarray(half)[..., None] * t
     return half * (f(nodes) * w).sum(-1)
