@@ -550,6 +550,8 @@ class Tensor:
 
     def contiguous(self, memory_format=contiguous_format):
         from ._ops.convert import clone
+        if memory_format is None:  # (the default is contiguous_format; None is no memory format)
+            raise TypeError("contiguous(): argument 'memory_format' must be torch.memory_format, not NoneType")
         fmt = _mf.checked(memory_format, "contiguous")
         if fmt is preserve_format:
             raise hinted(RuntimeError, "preserve memory format is unsupported by the contiguous operator",

@@ -44,7 +44,7 @@ MEMORY_FORMATS = [
     "T.ones(2,2,3,3).to(T.float64, memory_format=T.channels_last).stride()",
     "T.ones(2,2,3,3, requires_grad=True).to(memory_format=T.channels_last).grad_fn.name()",
     "T.ones(2,2,3,3, requires_grad=True).contiguous(memory_format=T.channels_last).grad_fn.name()",
-    "T.ones(2,2,3,3).contiguous(memory_format=3)",
+    "T.ones(2,2,3,3).contiguous(memory_format=3)", "T.ones(2).contiguous(memory_format=None)",
     "T.nn.Conv2d(2,2,1).to(memory_format=T.channels_last).weight.stride()",
     "T.nn.Linear(2,2).to(memory_format=T.channels_last).weight.stride()",
     "(T.manual_seed(0), T.randn_like(T.ones(1,2,3,3), memory_format=T.channels_last))[1]",
