@@ -23,6 +23,14 @@ torch = pytest.importorskip("torch", reason="PyTorch not installed: differential
 pytestmark = pytest.mark.torch
 
 
+@pytest.fixture(autouse=True)
+def _validation_on():
+    """Distributions validate their arguments by default. PyTorch's first torch.compile (another test
+    file may call it in this process) switches that off process-wide: switch it back on."""
+    for lib in (torch, minitorch):
+        lib.distributions.Distribution.set_default_validate_args(True)
+
+
 def _flat(x):
     """What is compared of a result: tensors become (dtype name, shape, values, grad_fn name)."""
     if isinstance(x, (torch.Tensor, minitorch.Tensor)):

@@ -21,6 +21,15 @@ from minitorch.distributions import _samplers  # noqa: E402
 
 pytestmark = pytest.mark.torch
 
+
+@pytest.fixture(autouse=True)
+def _validation_on():
+    """Distributions validate their arguments by default. PyTorch's first torch.compile (another test
+    file may call it in this process) switches that off process-wide: switch it back on."""
+    for lib in (torch, minitorch):
+        lib.distributions.Distribution.set_default_validate_args(True)
+
+
 # torch's private samplers under the names minitorch keeps them by
 SAMPLERS = {"_standard_gamma": (torch._standard_gamma, _samplers._standard_gamma),
             "_sample_dirichlet": (torch._sample_dirichlet, _samplers._sample_dirichlet),

@@ -19,6 +19,15 @@ from test_torch_distributions import _try, everything, leaf, same  # noqa: E402 
 
 pytestmark = pytest.mark.torch
 
+
+@pytest.fixture(autouse=True)
+def _validation_on():
+    """Distributions validate their arguments by default. PyTorch's first torch.compile (another test
+    file may call it in this process) switches that off process-wide: switch it back on."""
+    for lib in (torch, minitorch):
+        lib.distributions.Distribution.set_default_validate_args(True)
+
+
 D = lambda lib: lib.distributions  # noqa: E731
 f64 = "float64"
 
