@@ -306,14 +306,14 @@ def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
           memory_format=None, **kw):
     size = _sizes(size, kw.pop("size", None), "empty")
     _no_more(kw, "empty")
-    result = _filled(lambda xp, s, d: xp.empty(s, d), size, dtype, device, requires_grad, "empty")
     if memory_format is preserve_format:
         raise hinted(RuntimeError, "unsupported memory format Preserve", "a new tensor has nothing to preserve: "
                      "pass contiguous_format or channels_last, or use empty_like")
-    fmt = _mf.checked(memory_format, "empty")
-    if fmt is not preserve_format:  # (None: row-major, empty's default)
+    result = _filled(lambda xp, s, d: xp.empty(s, d), size, dtype, device, requires_grad, "empty")
+    if memory_format is not None:  # (None: row-major, empty's default)
         from ._ops.common import relayout
-        result._data = relayout(result._data, _mf.strides(fmt, tuple(result.shape)), result._device.xp)
+        strides = _mf.strides(_mf.checked(memory_format, "empty"), tuple(result.shape))
+        result._data = relayout(result._data, strides, result._device.xp)
     return _written(out, result, "empty")
 
 

@@ -428,7 +428,8 @@ class Tensor:
         dtype, device, copy, fmt = _parse_to(self, args, kwargs)
         dt = self.dtype if dtype is None else dtype
         dev = self._device if device is None else device
-        _mf.order(fmt, self.ndim)  # (a rank check for channels_last, before anything else)
+        if fmt is not preserve_format:
+            _mf.order(fmt, self.ndim)  # (a rank check for channels_last, before anything else)
         if dt is self.dtype and dev == self._device and not copy and (
                 fmt is preserve_format or _suggested_format(self) is fmt):
             return self
@@ -585,7 +586,6 @@ class Tensor:
         return empty(*size, dtype=dtype or self.dtype, device=device or self._device, requires_grad=requires_grad)
 
 
-
 _PERMUTE = None
 
 
@@ -698,7 +698,8 @@ def _parse_to(t, args, kwargs):
     device = kwargs.pop("device", None)
     copy = kwargs.pop("copy", False)
     kwargs.pop("non_blocking", None)
-    fmt = _mf.checked(kwargs.pop("memory_format", None), "to")
+    fmt = kwargs.pop("memory_format", None)
+    fmt = preserve_format if fmt is None else _mf.checked(fmt, "to")
     if kwargs:
         raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
     for a in args:
