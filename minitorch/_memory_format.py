@@ -50,19 +50,15 @@ def order(fmt, ndim):
         raise hinted(RuntimeError, f"required rank {rank} tensor to use {fmt.name} format",
                      f"a channels-last layout is for {'N, C, H, W images' if rank == 4 else 'N, C, D, H, W volumes'};"
                      f" this tensor has {ndim} dims")
-    return (0,) + tuple(range(2, ndim)) + (1,)
+    from ._ops.common import channels_last_order  # (fastest first: C, W, (D,) H, N)
+    return tuple(reversed(channels_last_order(ndim)))
 
 
 def strides(fmt, shape):
     """The element strides of a tensor of `shape` laid out as fmt (None for preserve_format)."""
+    from ._ops.common import _strides_from
     dims = order(fmt, len(shape))
-    if dims is None:
-        return None
-    out, step = [0] * len(shape), 1
-    for d in reversed(dims):
-        out[d] = step
-        step *= shape[d]
-    return tuple(out)
+    return None if dims is None else _strides_from(tuple(reversed(dims)), tuple(shape), False)
 
 
 def is_in(shape, st, fmt):
