@@ -95,8 +95,8 @@ def set_flush_denormal(mode):
     return False
 
 
-def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,  # noqa: A001
-            disable=False):
+def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=None, options=None,  # noqa: A001
+            name=None, disable=False, recompile_limit=None, isolate_recompiles=False, shapes_spec=None):
     """torch.compile: minitorch has no compiler, so the model (or function) is returned as it is and
     runs as before; used as `@torch.compile(...)`, it returns a decorator that does the same."""
     if model is None:

@@ -308,6 +308,10 @@ def recorded(tmp_path_factory):
     out = tmp_path_factory.mktemp("cupy_api") / "usage.json"
     modules = library_test_modules()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    # The random-program checks need their full budgets to find a rare divergence, not to reach
+    # the ops: 1500 programs (about 6000 ops) draw each template of their op table several times.
+    env.setdefault("MINITORCH_FUZZ_EXAMPLES", "1500")
+    env.setdefault("MINITORCH_HYPOTHESIS_EXAMPLES", "60")
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=line",
            "--continue-on-collection-errors",
            f"--record-cupy-usage={out}", *(str(p.relative_to(ROOT)) for p in modules)]
