@@ -17,8 +17,8 @@ _warnings.filterwarnings(**_QUIET_NUMPY)
 
 from . import _dtype
 from ._device import device
-from ._dtype import (bool, double, float, float16, float32, float64, get_default_dtype, half, int,  # noqa: A004
-                     int8, int16, int32, int64, long, promote_types, set_default_dtype, short, uint8)
+from ._dtype import (bfloat16, bool, double, float, float16, float32, float64, get_default_dtype, half,  # noqa
+                     int, int8, int16, int32, int64, long, promote_types, set_default_dtype, short, uint8)
 from ._dtype import dtype
 from ._size import Size
 from ._tensor import Tensor
@@ -42,12 +42,13 @@ from ._ops.pointwise import (abs, add, bitwise_and, bitwise_not, bitwise_or, bit
                              sqrt, square, sub, tanh, true_divide, trunc, where)
 from ._ops.reduce import (all, amax, amin, any, argmax, argmin, cumprod, cumsum, log_softmax, logsumexp, max,  # noqa
                           mean, min, norm, prod, softmax, std, sum, var)
-from ._ops.views import (as_strided, expand, flatten, movedim, narrow, permute, reshape, squeeze, t, transpose,
-                         unflatten, unsqueeze)
-from ._ops.join import cat, chunk, concat, concatenate, flip, hstack, split, stack, tile, unbind, vstack
+from ._ops.views import (as_strided, expand, flatten, movedim, narrow, narrow_copy, permute, reshape, squeeze, t,
+                         transpose, unflatten, unsqueeze)
+from ._ops.join import (cat, chunk, concat, concatenate, flip, hstack, split, split_with_sizes, stack, tile,  # noqa
+                        unbind, vstack)
 from ._ops.index import gather, index_select, masked_fill, nonzero
 from ._ops.linalg import bmm, dot, matmul, mm, mv, outer
-from ._ops.common import broadcast_shapes
+from ._ops import common as _common
 from ._ops.pointwise import bitwise_left_shift, bitwise_right_shift, rsub  # noqa: E402
 from ._ops.out import (abs, absolute, add, all, amax, amin, any, argmax, argmin, bitwise_and,  # noqa: A004,E402
                        bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, bmm, cat, ceil,
@@ -83,34 +84,34 @@ from ._ops.more import (aminmax, atleast_1d, atleast_2d, atleast_3d, cartesian_p
                        hypot, inner, kron, logcumsumexp, nanmean, nansum, positive, rot90, scalar_tensor, signbit,
                        tensor_split, tensordot, vdot, vsplit, xlogy)
 globals().update(_methods_extra.torch_inplace_functions())  # torch.sin_(t), torch.abs_(t), ...
-from ._factories import logspace  # noqa: E402
+from ._factories import empty_permuted, from_file, frombuffer, logspace  # noqa: E402
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: E402
 from ._dtype import can_cast as _can_cast  # noqa: E402
 
 
 def can_cast(from_, to):
     """Whether an in-place op may write a `from_` result into a `to` tensor (a lower category may not)."""
-    return _can_cast(_dtype.as_dtype(from_, "can_cast"), _dtype.as_dtype(to, "can_cast"))
+    return _can_cast(_dtype.any_dtype(from_, "can_cast"), _dtype.any_dtype(to, "can_cast"))
 
 
-def is_floating_point(t):
-    return t.dtype.is_floating_point
+def is_floating_point(input):
+    return input.dtype.is_floating_point
 
 
-def is_complex(t):
+def is_complex(input):
     return False  # minitorch has no complex dtypes
 
 
-def is_inference(t):
-    return t.is_inference()
+def is_inference(input):
+    return input.is_inference()
 
 
-def argwhere(t):
-    return t.nonzero()
+def argwhere(input):
+    return input.nonzero()
 
 
-def conj(t):
-    return t  # real tensors only: conjugation is the identity
+def conj(input):
+    return input  # real tensors only: conjugation is the identity
 
 
 conj_physical = resolve_conj = resolve_neg = conj
@@ -120,50 +121,63 @@ conj_physical = resolve_conj = resolve_neg = conj
 clip = clamp
 multiply, subtract, divide = mul, sub, div
 absolute, negative = abs, neg
-swapaxes = swapdims = transpose
+swapdims = transpose
+
+
+def swapaxes(input, axis0, axis1):  # noqa: A002  (NumPy's names, as PyTorch's)
+    return transpose(input, axis0, axis1)
+
+
 moveaxis = movedim
+
+
+def broadcast_shapes(*shapes):
+    """The shape tensors of these shapes broadcast to (the library's own takes the op to name in errors)."""
+    return _common.broadcast_shapes(*shapes)
 
 
 def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
-def numel(t):
-    return t.numel()
+def numel(input):
+    return input.numel()
 
 
-def clone(t):
-    return t.clone()
+def clone(input, *, memory_format=None):
+    return input.clone(memory_format=memory_format)
 
 
-def detach(t):
-    return t.detach()
+def detach(input):
+    return input.detach()
 
 
-def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return builtins_bool(isclose(a, b, rtol, atol, equal_nan).all())
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return builtins_bool(isclose(input, other, rtol, atol, equal_nan).all())
 
 
-def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     from ._ops.common import broadcast_shapes, same_device
-    if not isinstance(b, Tensor):
-        raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type(b).__name__}")
-    if a.dtype is not b.dtype:  # PyTorch compares like with like
-        raise RuntimeError(f"{a.dtype._short} did not match {b.dtype._short} (convert one first, e.g. "
+    if not isinstance(other, Tensor):
+        raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    if input.dtype is not other.dtype:  # PyTorch compares like with like
+        raise RuntimeError(f"{input.dtype._short} did not match {other.dtype._short} (convert one first, e.g. "
                            f"b.to(a.dtype))")
-    same_device("isclose", a, b)
-    broadcast_shapes(a.shape, b.shape, op="isclose")
-    xp = a._device.xp
-    return Tensor._make(xp.isclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan), a._device)
+    same_device("isclose", input, other)
+    broadcast_shapes(input.shape, other.shape, op="isclose")
+    xp = input._device.xp
+    return Tensor._make(xp.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan), input._device)
 
 
-def equal(a, b):
-    return a.shape == b.shape and builtins_bool((a == b).all())
+def equal(input, other):
+    return input.shape == other.shape and builtins_bool((input == other).all())
 
 
-def result_type(a, b):
+def result_type(tensor, other=None, *, scalar=None):
+    """The dtype an op on the two would give: `result_type(tensor, other)`, or PyTorch's keywords for a
+    number first, `result_type(scalar=2, tensor=t)`."""
     from ._ops.common import result_dtype
-    return result_dtype(a, b)
+    return result_dtype(tensor, other if scalar is None else scalar)
 
 
 import builtins as _builtins  # noqa: E402
@@ -171,14 +185,17 @@ import builtins as _builtins  # noqa: E402
 builtins_bool = _builtins.bool
 
 from . import nn, optim, utils  # noqa: E402,F401
-from .nn.functional import (adaptive_avg_pool1d, adaptive_max_pool1d, avg_pool1d, celu, conv1d, conv2d,  # noqa
-                            conv_transpose1d, conv_transpose2d, cosine_similarity, group_norm, layer_norm, max_pool1d,
-                            max_pool2d, pairwise_distance, pdist, pixel_shuffle, pixel_unshuffle, prelu, rrelu, selu)
+from .utils.dlpack import from_dlpack  # noqa: E402
+from .storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402
+from ._methods_compat import layout, strided  # noqa: E402
+from .nn.functional import (adaptive_avg_pool1d, avg_pool1d, conv1d, conv2d, conv_transpose1d,  # noqa: E402
+                            conv_transpose2d, cosine_similarity, group_norm, pairwise_distance, pdist, pixel_shuffle,
+                            pixel_unshuffle, prelu)
 from . import serialization, special  # noqa: E402
 from . import linalg  # noqa: E402
-from .linalg import det, inv as inverse  # noqa: E402
+from ._linalg_legacy import det, inverse  # noqa: E402
 from ._ops.special_more import igamma, igammac, mvlgamma  # noqa: E402
-from ._linalg_legacy import (cholesky_inverse, cholesky_solve, frobenius_norm, lu, lu_solve, lu_unpack,  # noqa: E402
+from ._linalg_legacy import (cholesky_inverse, cholesky_solve, frobenius_norm, geqrf, lu, lu_solve, lu_unpack,  # noqa
                              matrix_exp, nuclear_norm, renorm, triangular_solve)
 from ._ops.scatter_views import (as_strided_scatter, diagonal_scatter, empty_strided, histogramdd,  # noqa: E402
                                  index_reduce, select_scatter, slice_scatter)
@@ -210,14 +227,18 @@ from ._functions_compat import (alpha_dropout, alpha_dropout_, asarray, batch_no
                                 cosine_embedding_loss, dropout, dropout_, embedding, feature_alpha_dropout,
                                 feature_alpha_dropout_, feature_dropout, feature_dropout_, frexp, get_default_device,
                                 gradient, hardshrink, hinge_embedding_loss, instance_norm, is_nonzero, is_same_size,
-                                is_signed, isin, kl_div, margin_ranking_loss, poisson_nll_loss, rms_norm, row_stack,
-                                select, set_default_device, threshold, threshold_, triplet_margin_loss, unravel_index,
+                                is_signed, isin, kl_div, margin_ranking_loss, nonzero_static, poisson_nll_loss,
+                                rms_norm, row_stack,
+                                select, set_default_device, set_default_tensor_type, threshold, threshold_,
+                                triplet_margin_loss, unravel_index,
                                 vander)
-from .nn.functional import (celu_, channel_shuffle, conv3d, conv_transpose3d, max_pool1d_with_indices,  # noqa
-                            max_pool3d, rrelu_, selu_)
+from ._functions_compat import (adaptive_max_pool1d, celu, layer_norm, max_pool1d, max_pool1d_with_indices,  # noqa
+                                max_pool2d, max_pool3d, rrelu, selu)
+from .nn.functional import (celu_, channel_shuffle, conv3d, conv_transpose3d, native_channel_shuffle, rrelu_,  # noqa
+                            selu_)
 from . import distributions  # noqa: E402,F401
 from . import func  # noqa: E402,F401  (grad, vmap, jacrev, functional_call, ...)
-from . import jit, profiler  # noqa: E402,F401
+from . import distributed, jit, profiler  # noqa: E402,F401
 from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  (torch.autograd.profiler)
 from .func import vmap  # noqa: E402
 from .distributions._samplers import (_dirichlet_grad, _sample_dirichlet, _standard_gamma,  # noqa: E402,F401
@@ -226,8 +247,9 @@ from .distributions._samplers import (_dirichlet_grad, _sample_dirichlet, _stand
 
 # Names PyTorch has that minitorch leaves out on purpose: asking for one says why.
 _NO_COMPLEX = "minitorch has no complex dtypes (its tensors are real: NumPy's bool, integer and float types)"
-_ABSENT = {
-    "bfloat16": "minitorch has no bfloat16 (NumPy has no such type): use float16 for half precision, or float32",
+_NO_WIDE_UINT = ("minitorch has no uint16, uint32 or uint64 (PyTorch itself supports them in a few ops only): use "
+                 "int32 or int64")
+_ABSENT = {  # (bfloat16 is a dtype here, which no tensor can have: _dtype.py)
     "complex32": _NO_COMPLEX, "complex64": _NO_COMPLEX, "complex128": _NO_COMPLEX, "cfloat": _NO_COMPLEX,
     "cdouble": _NO_COMPLEX, "chalf": _NO_COMPLEX, "complex": _NO_COMPLEX, "view_as_complex": _NO_COMPLEX,
     "view_as_real": _NO_COMPLEX, "polar": _NO_COMPLEX,
@@ -235,8 +257,9 @@ _ABSENT = {
     "sparse_coo_tensor": "minitorch has no sparse tensors (every tensor is dense)",
     "sparse_csr_tensor": "minitorch has no sparse tensors (every tensor is dense)",
     "quantization": "minitorch has no quantized tensors", "quantize_per_tensor": "minitorch has no quantized tensors",
-    "distributed": "minitorch runs in one process: it has no torch.distributed",
     "onnx": "minitorch has no ONNX export", "export": "minitorch has no torch.export (models run eagerly)",
+    "uint16": _NO_WIDE_UINT, "uint32": _NO_WIDE_UINT, "uint64": _NO_WIDE_UINT,
+    "hash_tensor": "its result is uint64, and " + _NO_WIDE_UINT,
 }
 
 

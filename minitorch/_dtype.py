@@ -15,10 +15,10 @@ _BOOL, _INT, _FLOAT = 0, 1, 2
 class dtype:
     __slots__ = ("name", "np", "itemsize", "is_floating_point", "is_signed", "_category", "_short")
 
-    def __init__(self, name, np_dtype, category, short):
+    def __init__(self, name, np_dtype, category, short, itemsize=None):
         self.name = name
-        self.np = np.dtype(np_dtype)
-        self.itemsize = self.np.itemsize
+        self.np = None if np_dtype is None else np.dtype(np_dtype)  # (None: no NumPy type, no tensors)
+        self.itemsize = self.np.itemsize if itemsize is None else itemsize
         self.is_floating_point = category == _FLOAT
         self.is_signed = name not in ("bool", "uint8")
         self._category = category
@@ -52,9 +52,14 @@ float64 = dtype("float64", np.float64, _FLOAT, "Double")
 half, float, double = float16, float32, float64  # noqa: A001
 short, int, long = int16, int32, int64  # noqa: A001
 
-ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
+# bfloat16 (float32's range in 16 bits) has no NumPy type, so no minitorch tensor holds it. The dtype
+# itself is here, for what needs no array: programs name it (`{"bfloat16": torch.bfloat16, ...}[name]`),
+# compare with it, ask finfo and promote_types about it. Making a tensor of it is refused (as_dtype).
+bfloat16 = dtype("bfloat16", None, _FLOAT, "BFloat16", itemsize=2)
+
+ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)  # the dtypes a tensor can have
 _FROM_NP = {d.np: d for d in ALL}
-_NAMES = {d.name: d for d in ALL}
+_NAMES = {d.name: d for d in ALL + (bfloat16,)}
 
 
 def _by_name(name):
@@ -74,7 +79,20 @@ def from_numpy_dtype(np_dtype, op="tensor"):
 
 
 def as_dtype(d, op="tensor"):
-    """Accept a minitorch dtype, a NumPy dtype, a Python type or a name like 'float32'."""
+    """The dtype of a tensor to make, from a minitorch dtype, a NumPy dtype, a Python type or a name
+    like 'float32'. bfloat16 is refused here, where a tensor of it would be made."""
+    if isinstance(d, dtype) and d.np is not None:
+        return d
+    d = any_dtype(d, op)
+    if d.np is None:
+        raise NotImplementedError(f"{op}(): minitorch has no bfloat16 tensors (NumPy has no bfloat16 type): use "
+                                  "float16 for half precision, or float32")
+    return d
+
+
+def any_dtype(d, op="tensor"):
+    """as_dtype without its refusal: for what asks about a dtype without making a tensor of it
+    (promote_types, can_cast, finfo)."""
     if isinstance(d, dtype):
         return d
     if d is _builtins_float:
@@ -121,15 +139,17 @@ def _promote_pair(a: dtype, b: dtype) -> dtype:
         hi, lo = (a, b) if a._category > b._category else (b, a)
         return hi  # a float beats any int; an int beats bool; width of the loser is irrelevant
     if a._category == _FLOAT:
+        if a.itemsize == b.itemsize:
+            return float32  # float16 and bfloat16: neither holds the other (PyTorch's answer)
         return a if a.itemsize > b.itemsize else b
     return _FROM_NP[np.promote_types(a.np, b.np)]
 
 
-_PROMOTE = {(a, b): _promote_pair(a, b) for a in ALL for b in ALL}
+_PROMOTE = {(a, b): _promote_pair(a, b) for a in ALL + (bfloat16,) for b in ALL + (bfloat16,)}
 
 
 def promote_types(a, b):
-    return _PROMOTE[as_dtype(a), as_dtype(b)]
+    return _PROMOTE[any_dtype(a, "promote_types"), any_dtype(b, "promote_types")]
 
 
 def scalar_dtype(x):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 import warnings
 
 import numpy as np
@@ -53,15 +54,48 @@ def _finish(arr, device, requires_grad, op):
 
 
 def _size(size, op):
-    if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
-        size = tuple(size[0])
-    for s in size:
-        if not isinstance(s, numbers.Integral) or isinstance(s, bool):
-            raise TypeError(f"{op}(): argument 'size' must be tuple of ints, but found element of type "
-                            f"{type(s).__name__}")
+    """A new tensor's size (`zeros(2, 3)`, `zeros((2, 3))`), each dim an int >= 0."""
+    dims = int_list(size, op)
+    for s in dims:
         if s < 0:
-            raise RuntimeError(f"{op}(): Trying to create tensor with negative dimension {s}: {list(size)}")
-    return tuple(int(s) for s in size)
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(dims)}")
+    return dims
+
+
+def int_list(args, op, name="size", position=1):
+    """Ints given one by one or as one sequence, as PyTorch's argument parser reads them: anything
+    with `__index__` (a NumPy int, a one-element integer tensor such as `sum(lengths)`), never a
+    bool or a float."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
+        args = tuple(args[0])
+    elif len(args) == 1 and _index(args[0]) is None:
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be tuple of ints, not "
+                        f"{_type_name(args[0])}")
+    if all(s.__class__ is int for s in args):  # (the common case, quickly)
+        return tuple(args)
+    ints = tuple(_index(s) for s in args)
+    for i, (s, n) in enumerate(zip(args, ints)):
+        if n is None and i == 0:
+            raise TypeError(f"{op}(): argument '{name}' (position {position}) must be tuple of ints, but found element "
+                            f"of type {_type_name(s)} at pos 0")
+        if n is None:
+            raise TypeError(f"{op}(): argument '{name}' failed to unpack the object at pos {i + 1} with error "
+                            f"\"type must be tuple of ints,but got {_type_name(s)}\"")
+    return ints
+
+
+def _index(s):
+    """s as an int, or None where PyTorch takes no int (a bool, a float, a float tensor)."""
+    if isinstance(s, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(s)
+    except TypeError:
+        return None
+
+
+def _type_name(x):
+    return "numpy.ndarray" if isinstance(x, np.ndarray) else type(x).__name__
 
 
 def _dt(dtype, default=None, op="tensor"):
@@ -248,7 +282,68 @@ def from_numpy(ndarray):
     if ndarray.dtype.byteorder == ">":
         raise TypeError("can't convert a big-endian numpy array; use arr.astype(arr.dtype.newbyteorder('='))")
     arr = ndarray.view()  # same memory; a separate array object keeps the user's attributes untouched
-    return _T()._make(arr, _dev.cpu)
+    t = _T()._make(arr, _dev.cpu)
+    t._storage.resizable = False  # (the array owns the memory)
+    return t
+
+
+def frombuffer(buffer, *, dtype=None, count=-1, offset=0, requires_grad=False):
+    """A 1-D tensor over the raw bytes of an object with the buffer protocol (bytes, bytearray,
+    array.array, memoryview), from byte `offset` on: it *shares* their memory, as from_numpy does."""
+    if dtype is None:
+        raise TypeError('frombuffer() missing 1 required positional arguments: "dtype"')
+    dt = _dtype.as_dtype(dtype, "frombuffer")
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
+    length, size = view.nbytes, dt.itemsize
+    if not (length > 0 and count != 0):
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than buffer length ({length} "
+                         "bytes) minus 1")
+    if count < 0 and (length - offset) % size:
+        raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} bytes) must be a multiple "
+                         f"of element size ({size})")
+    n = (length - offset) // size if count < 0 else count
+    if offset + n * size > length:
+        raise ValueError(f"requested buffer length ({n} * {size} bytes) after offset ({offset} bytes) must not be "
+                         f"greater than actual buffer length ({length} bytes)")
+    if view.readonly:
+        from ._tensor import warn_once
+        warn_once("The given buffer is not writable, and PyTorch does not support non-writable tensors. This means "
+                  "you can write to the underlying (supposedly non-writable) buffer using the tensor. You may want to "
+                  "copy the buffer to protect its data or make it writable before converting it to a tensor. This type "
+                  "of warning will be suppressed for the rest of this program.")
+    arr = np.frombuffer(view, dtype=dt.np, count=n, offset=offset)  # (writing to bytes stays refused here)
+    t = _finish(arr, _dev.cpu, requires_grad, "frombuffer")
+    t._storage.resizable = False  # (the buffer's owner holds the memory)
+    return t
+
+
+def from_file(filename, shared=None, size=0, *, dtype=None, layout=None, device=None, pin_memory=False,
+              requires_grad=False):
+    """A 1-D tensor of `size` elements over a memory-mapped file: with shared=True writes go to the
+    file (which is created or grown to fit); otherwise they stay in the tensor (copy on write)."""
+    import os
+    dt = _dt(dtype, op="from_file")
+    nbytes = size * dt.itemsize
+    if nbytes < 0:
+        raise RuntimeError(f"unable to mmap {nbytes} bytes from file <{filename}>: Cannot allocate memory (12)")
+    if shared:
+        with open(filename, "ab") as f:  # (created if missing)
+            if f.tell() < nbytes:
+                f.truncate(nbytes)
+    elif not os.path.exists(filename):
+        raise RuntimeError(f"unable to open file <{filename}> in read-only mode: No such file or directory (2)")
+    elif os.path.getsize(filename) < nbytes:
+        raise RuntimeError(f"file <{filename}> size <{os.path.getsize(filename)}> is smaller than the required "
+                           f"mapping size <{nbytes}>")
+    arr = (np.memmap(filename, dtype=dt.np, mode="r+" if shared else "c", shape=(size,)).view(np.ndarray) if size
+           else np.empty(0, dt.np))  # (NumPy maps no empty file)
+    dev = _target(device)
+    return _finish(place(arr, dev), dev, requires_grad, "from_file")
 
 
 # ---- filled tensors ---------------------------------------------------------------------
@@ -268,16 +363,23 @@ def _filled(fn, size, dtype, device, requires_grad, op, fill=None):
     return _finish(arr, dev, requires_grad, op)
 
 
-def _sizes(size, size_kw, op):
-    """Sizes as `zeros(2, 3)`, `zeros((2, 3))` or `zeros(size=(2, 3))`, as PyTorch takes them."""
+def _sizes(size, size_kw, op, name="size"):
+    """Sizes as `zeros(2, 3)`, `zeros((2, 3))` or `zeros(size=(2, 3))`, as PyTorch takes them (`name`:
+    PyTorch's keyword for them, `t.reshape(shape=...)`, `t.permute(dims=...)`)."""
     if size_kw is not None:
         if size:
-            raise TypeError(f"{op}() got multiple values for argument 'size'")
-        return (size_kw,) if isinstance(size_kw, numbers.Integral) else (tuple(size_kw),)
+            raise TypeError(f"{op}() got multiple values for argument '{name}'")
+        return (tuple(size_kw),) if isinstance(size_kw, (tuple, list, Size)) else (size_kw,)
     if not size:
-        raise TypeError(f"{op}() missing 1 required positional arguments: \"size\"")
-    if len(size) == 1 and isinstance(size[0], _T()):  # zeros(tensor(3))
-        return (int(size[0]),)
+        raise TypeError(f"{op}() missing 1 required positional arguments: \"{name}\"")
+    return size
+
+
+def sizes_by_keyword(size, kw, op, name="size"):
+    """The sizes of `t.view(size=(2, 3))`, `t.permute(dims=(1, 0))`: a function that takes them as
+    `*size` gets PyTorch's keyword for them in `kw`, and refuses any other keyword there."""
+    size = _sizes(size, kw.pop(name, None), op, name)
+    _no_more(kw, op)
     return size
 
 
@@ -289,23 +391,24 @@ def _written(out, result, op):
 
 
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, **kw):
-    size = _sizes(size, kw.pop("size", None), "zeros")
-    _no_more(kw, "zeros")
+    size = sizes_by_keyword(size, kw, "zeros")
+    try:
+        size = _size(size, "zeros")
+    except RuntimeError:  # (zeros checks its sizes itself first, in other words than the other factories)
+        raise RuntimeError("zeros: Dimension size must be non-negative.") from None
     return _written(out, _filled(lambda xp, s, d: xp.zeros(s, d), size, dtype, device, requires_grad, "zeros"),
                     "zeros")
 
 
 def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, **kw):
-    size = _sizes(size, kw.pop("size", None), "ones")
-    _no_more(kw, "ones")
+    size = sizes_by_keyword(size, kw, "ones")
     return _written(out, _filled(lambda xp, s, d: xp.ones(s, d), size, dtype, device, requires_grad, "ones"),
                     "ones")
 
 
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
           memory_format=None, **kw):
-    size = _sizes(size, kw.pop("size", None), "empty")
-    _no_more(kw, "empty")
+    size = sizes_by_keyword(size, kw, "empty")
     if memory_format is preserve_format:
         raise hinted(RuntimeError, "unsupported memory format Preserve", "a new tensor has nothing to preserve: "
                      "pass contiguous_format or channels_last, or use empty_like")
@@ -317,6 +420,30 @@ def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
     return _written(out, result, "empty")
 
 
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False,
+                   pin_memory=False):
+    """An uninitialised tensor of `size` whose dims lie in memory in the order `physical_layout`
+    names, outermost first: (0, 2, 3, 1) is channels-last for an N, C, H, W size."""
+    size = _size((_size_sequence(size, "empty_permuted"),), "empty_permuted")
+    order = int_list((physical_layout,), "empty_permuted", "physical_layout", 2)
+    if len(order) != len(size):
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the physical_layout; i.e. "
+                           f"len(size) = {len(size)} is not equal to len(physical_layout) = {len(order)}")
+    for i, d in enumerate(order):
+        if not 0 <= d < len(size):
+            raise RuntimeError(f"Dimension out of range (expected to be between 0 and {len(size) - 1}, but got {d} at "
+                               f"index {i}).  NB: negative dims not currently supported; file an issue if you want it.")
+        if d in order[:i]:
+            raise RuntimeError("Duplicate dim not allowed")
+    from ._ops.common import relayout
+    result = _filled(lambda xp, s, d: xp.empty(s, d), size, dtype, device, requires_grad, "empty_permuted")
+    strides, step = [0] * len(size), 1
+    for d in reversed(order):  # (the innermost dim first: row-major strides over the permuted sizes)
+        strides[d], step = step, step * size[d]
+    result._data = relayout(result._data, strides, result._device.xp)
+    return result
+
+
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     if dtype is None:
@@ -324,8 +451,15 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
             dtype = _dtype.bool
         elif isinstance(fill_value, numbers.Integral):
             dtype = _dtype.int64
-    return _written(out, _filled(None, (tuple(size),) if not isinstance(size, int) else (size,), dtype, device,
-                                 requires_grad, "full", fill=fill_value), "full")
+    return _written(out, _filled(None, (_size_sequence(size, "full"),), dtype, device, requires_grad, "full",
+                                 fill=fill_value), "full")
+
+
+def _size_sequence(size, op):
+    """full(size, ...) and new_full take the size as one sequence only (full(3, v) is PyTorch's TypeError)."""
+    if not isinstance(size, (tuple, list, Size)):
+        raise TypeError(f"{op}(): argument 'size' (position 1) must be tuple of ints, not {_type_name(size)}")
+    return tuple(size)
 
 
 def _like(t, dtype, device):
@@ -346,24 +480,28 @@ def _laid_out_like(out, t, memory_format):
     return out
 
 
-def zeros_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    d, dev = _like(t, dtype, device)
-    return _laid_out_like(zeros(t.shape, dtype=d, device=dev, requires_grad=requires_grad), t, memory_format)
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+               pin_memory=False):
+    d, dev = _like(input, dtype, device)
+    return _laid_out_like(zeros(input.shape, dtype=d, device=dev, requires_grad=requires_grad), input, memory_format)
 
 
-def ones_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    d, dev = _like(t, dtype, device)
-    return _laid_out_like(ones(t.shape, dtype=d, device=dev, requires_grad=requires_grad), t, memory_format)
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+              pin_memory=False):
+    d, dev = _like(input, dtype, device)
+    return _laid_out_like(ones(input.shape, dtype=d, device=dev, requires_grad=requires_grad), input, memory_format)
 
 
-def empty_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    d, dev = _like(t, dtype, device)
-    return _laid_out_like(empty(t.shape, dtype=d, device=dev, requires_grad=requires_grad), t, memory_format)
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+               pin_memory=False):
+    d, dev = _like(input, dtype, device)
+    return _laid_out_like(empty(input.shape, dtype=d, device=dev, requires_grad=requires_grad), input, memory_format)
 
 
-def full_like(t, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    d, dev = _like(t, dtype, device)
-    return _laid_out_like(full(t.shape, fill_value, dtype=d, device=dev, requires_grad=requires_grad), t,
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+              pin_memory=False):
+    d, dev = _like(input, dtype, device)
+    return _laid_out_like(full(input.shape, fill_value, dtype=d, device=dev, requires_grad=requires_grad), input,
                           memory_format)
 
 
@@ -374,8 +512,12 @@ def _num(x):
     return x.item() if isinstance(x, Tensor) else x
 
 
-def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
            pin_memory=False):
+    if start is None:  # arange(end=5): PyTorch's arange(end) by keyword
+        if end is None:
+            raise TypeError("arange() missing 1 required positional arguments: \"end\"")
+        start, end = end, None
     return _written(out, _arange(start, end, step, dtype, device, requires_grad), "arange")
 
 
@@ -429,7 +571,8 @@ def range_(start, end, step=1, *, out=None, dtype=None, layout=None, device=None
     return _written(out, _finish(place(arr, dev), dev, requires_grad, "range"), "range")
 
 
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False):
     return _written(out, _linspace(start, end, steps, dtype, device, requires_grad), "linspace")
 
 
@@ -468,7 +611,8 @@ def _spaced(start, end, steps, dt):
         return np.where(np.arange(steps) < steps // 2, up, down)
 
 
-def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False):
     """`steps` points from base**start to base**end, evenly spaced in the exponent."""
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -480,10 +624,10 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
         exps = _spaced(start, end, steps, dt).astype(np.float64)
         arr = np.power(float(base), exps).astype(dt.np)
     dev = _target(device)
-    return _finish(place(arr, dev), dev, requires_grad, "logspace")
+    return _written(out, _finish(place(arr, dev), dev, requires_grad, "logspace"), "logspace")
 
 
-def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     dt = _dt(dtype, op="eye")
     dev = _target(device)
     return _written(out, _finish(place(np.eye(n, m if m is not None else n, dtype=dt.np), dev), dev, requires_grad,
@@ -530,7 +674,7 @@ def _random_size(size, size_kw, op):
         if size:
             raise TypeError(f"{op}() received an invalid combination of arguments - got sizes both as arguments "
                             "and as size=")
-        size = (size_kw,) if isinstance(size_kw, numbers.Integral) else (tuple(size_kw),)
+        size = (tuple(size_kw),) if isinstance(size_kw, (tuple, list, Size)) else (size_kw,)
     return _size(size, op)
 
 
@@ -564,7 +708,7 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         low, high = 0, low
     if size is None:
         raise TypeError("randint() missing required argument 'size' (e.g. randint(0, 10, (3,)))")
-    shape = _size((size,) if isinstance(size, numbers.Integral) else (tuple(size),), "randint")
+    shape = _size((tuple(size),) if isinstance(size, (tuple, list, Size)) else (size,), "randint")
     dt = _dt(dtype, _dtype.int64, "randint")
     low, span = _random_range(int(low), int(high), dt)
     return _out(out, _sampled(lambda g, n: _rand.integers(g, n, span, low, dt.np), shape, dt, device,
@@ -613,35 +757,35 @@ def _is_row_major(shape, order):
     return big == sorted(big)
 
 
-def rand_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
-              generator=None):
-    d, dev = _like(t, dtype, device)
+def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+              pin_memory=False, generator=None):
+    d, dev = _like(input, dtype, device)
     dt = _float_dtype(d, "check_uniform_bounds", "rand_like")
-    return _sampled(lambda g, n: _rand.uniform(g, n, dt.np, 0.0, 1.0), tuple(t.shape), dt, dev, requires_grad,
-                    generator, "rand_like", _like_order(t, memory_format))
+    return _sampled(lambda g, n: _rand.uniform(g, n, dt.np, 0.0, 1.0), tuple(input.shape), dt, dev, requires_grad,
+                    generator, "rand_like", _like_order(input, memory_format))
 
 
-def randn_like(t, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
-               generator=None):
-    d, dev = _like(t, dtype, device)
-    dt = _float_dtype(d, "normal_kernel_cpu", "randn_like", tuple(t.shape))
-    order = _like_order(t, memory_format)
-    contiguous = _is_row_major(t.shape, order)
-    return _sampled(lambda g, n: _rand.normal(g, n, dt.np, 0.0, 1.0, contiguous), tuple(t.shape), dt, dev,
+def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+               pin_memory=False, generator=None):
+    d, dev = _like(input, dtype, device)
+    dt = _float_dtype(d, "normal_kernel_cpu", "randn_like", tuple(input.shape))
+    order = _like_order(input, memory_format)
+    contiguous = _is_row_major(input.shape, order)
+    return _sampled(lambda g, n: _rand.normal(g, n, dt.np, 0.0, 1.0, contiguous), tuple(input.shape), dt, dev,
                     requires_grad, generator, "randn_like", order)
 
 
-def randint_like(t, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,
-                 memory_format=None, generator=None):
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,
+                 memory_format=None, pin_memory=False, generator=None):
     """randint_like(t, high) or randint_like(t, low, high): t's shape, dtype and layout."""
     from ._random_fill import _random_range
     if high is None:
         low, high = 0, low
-    d, dev = _like(t, dtype, device)
+    d, dev = _like(input, dtype, device)
     dt = _dtype.as_dtype(d, "randint_like")
     low, span = _random_range(int(low), int(high), dt)
-    return _sampled(lambda g, n: _rand.integers(g, n, span, low, dt.np), tuple(t.shape), dt, dev, requires_grad,
-                    generator, "randint_like", _like_order(t, memory_format))
+    return _sampled(lambda g, n: _rand.integers(g, n, span, low, dt.np), tuple(input.shape), dt, dev, requires_grad,
+                    generator, "randint_like", _like_order(input, memory_format))
 
 
 def _out(out, result):
@@ -703,13 +847,18 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         if size is not None:
             raise TypeError("normal(): size= goes with float mean and std only; with tensor mean/std the shape "
                             "is theirs (broadcast)")
+        given = [k for k, v in (("dtype", dtype), ("layout", layout), ("device", device)) if v is not None]
+        given += [k for k, v in (("pin_memory", pin_memory), ("requires_grad", requires_grad)) if v]
+        if given:  # (PyTorch's overloads on tensors take none of the factory keywords)
+            raise TypeError(f"normal() got an unexpected keyword argument '{given[0]}' (with a tensor mean or "
+                            "std, the result takes their dtype and device)")
         return _out(out, _normal_tensors(mean, std, generator))
     if size is None:
         raise TypeError("normal() received an invalid combination of arguments - got (float, float), but expected "
                         "one of: (Tensor mean, Tensor std), (Tensor mean, float std), (float mean, Tensor std), "
                         "(float mean, float std, tuple of ints size)")
     _check_std(std)
-    shape = _size((size,) if isinstance(size, numbers.Integral) else (tuple(size),), "normal")
+    shape = _size((tuple(size),) if isinstance(size, (tuple, list, Size)) else (size,), "normal")
     dt = _float_dtype(dtype, "normal_kernel_cpu", "normal")
     return _out(out, _sampled(lambda g, n: _rand.normal(g, n, dt.np, mean, std, True), shape, dt, device,
                               requires_grad, generator, "normal"))
@@ -805,9 +954,14 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     if k > 1 << 24:
         raise RuntimeError("number of categories cannot exceed 2^24")
     host = p.detach().cpu().numpy()
-    rows = host.reshape(-1, k)
     shape = (num_samples,) if p.ndim == 1 else (p.shape[0], num_samples)
     g = _rand.generator(generator, p.device)
+    if k == 0 and shape[0]:  # rows of no categories: the first check that reads them fails
+        if not replacement or num_samples == 1:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                               "identity.")
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    rows = host.reshape(-1, k) if k else host.reshape(0, 0)
     if rows.size == 0:
         result = np.zeros(shape, np.int64)
     elif not replacement or num_samples == 1:

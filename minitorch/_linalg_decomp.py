@@ -32,6 +32,13 @@ def _eye(n, like):
     return type(like)._make(like._device.xp.eye(n, dtype=like._data.dtype), like._device)
 
 
+def lapack_layout(x):
+    """x copied into the layout LAPACK leaves its results in, which PyTorch returns as they are:
+    each matrix column-major (strides (1, rows)), the matrices one after another. So is_contiguous()
+    and view() answer as PyTorch's do."""
+    return x.swapaxes(-1, -2).copy().swapaxes(-1, -2)
+
+
 def _tensors(ctx, grad, *names):
     make = type(grad)._make
     return [make(getattr(ctx, n), grad._device) for n in names]
@@ -60,7 +67,7 @@ class Svd(MultiOutputPrimitive):
         with _np_quiet(A):
             u, s, vh = xp.linalg.svd(a, full_matrices=full_matrices)
         ctx.u, ctx.s, ctx.vh = u[..., :k], s, vh[..., :k, :]  # the backward sees the reduced factors
-        return u, s, vh
+        return lapack_layout(u), s, lapack_layout(vh)
 
     @staticmethod
     def backward(ctx, gU, gS, gVh):
@@ -98,7 +105,7 @@ class Eigh(MultiOutputPrimitive):
         with _np_quiet(A):
             L, V = xp.linalg.eigh(A._data, UPLO=UPLO)
         ctx.L, ctx.V = L, V
-        return L, V
+        return L, lapack_layout(V)
 
     @staticmethod
     def backward(ctx, gL, gV):
@@ -115,23 +122,37 @@ class Eigh(MultiOutputPrimitive):
         inner = inner.where(~eye, gL.diag_embed())
         return (V @ inner @ V.mT,)
 
+    @staticmethod
+    def forward_derivative(inputs, outputs, tangents, *, UPLO):
+        """Forward-mode AD (autograd/forward_ad.py): with M = V^T dA V, dL = diag(M) and
+        dV = V (M / E) off the diagonal, E_jk = L_k - L_j."""
+        L, V = outputs
+        n = L.shape[-1]
+        M = V.mT @ tangents[0] @ V
+        E = L.unsqueeze(-2) - L.unsqueeze(-1) + _eye(n, L)
+        off = (M / E).where(_eye(n, L) == 0, 0.0)
+        return M.diagonal(0, -2, -1), V @ off
 
-class Cholesky(Primitive):
-    """A = L L^T (upper=True: A = U^T U, U = L^T)."""
+
+class Cholesky(MultiOutputPrimitive):
+    """A = L L^T (upper=True: A = U^T U, U = L^T), and LAPACK's info (0, or the order of the first
+    leading minor that is not positive-definite)."""
     _node_name = "LinalgCholeskyExBackward0"
 
     @staticmethod
-    def forward(ctx, A, *, upper):
+    def forward(ctx, A, *, upper, op):
         xp = A._device.xp
-        try:
-            L = xp.linalg.cholesky(A._data)
-        except xp.linalg.LinAlgError:
-            raise _not_positive_definite(A) from None
+        # PyTorch reads the upper triangle for upper=True: LAPACK's potrf('U') of A is potrf('L') of A^T
+        L, info = cholesky_array(xp, A._data.swapaxes(-1, -2) if upper else A._data)
+        if op is not None and bool((info > 0).any()):
+            from .linalg import linalg_error
+            raise linalg_error(op, info, lambda k: "The factorization could not be completed because the input is "
+                               f"not positive-definite (the leading minor of order {k} is not positive-definite).")
         ctx.L, ctx.upper = L, upper
-        return L.swapaxes(-1, -2).copy() if upper else L
+        return lapack_layout(L.swapaxes(-1, -2) if upper else L), info
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx, grad, _info):
         _no_double_backward("linalg.cholesky")
         (L,) = _tensors(ctx, grad, "L")
         gL = grad.mT if ctx.upper else grad
@@ -143,24 +164,41 @@ class Cholesky(Primitive):
         gA = Linv.mT @ phi @ Linv
         return (0.5 * (gA + gA.mT),)
 
+    @staticmethod
+    def forward_derivative(inputs, outputs, tangents, *, upper, op):
+        """Forward-mode AD (autograd/forward_ad.py): dL = L Phi(L^-1 dA L^-T), Phi the lower
+        triangle with the diagonal halved."""
+        from .linalg import solve_triangular
+        L = outputs[0].mT if upper else outputs[0]
+        dA = tangents[0].mT if upper else tangents[0]
+        X = solve_triangular(L, solve_triangular(L, dA, upper=False).mT, upper=False).mT
+        dL = L @ (X.tril() - 0.5 * X.diagonal(0, -2, -1).diag_embed())
+        return (dL.mT if upper else dL), None
 
-def first_bad_minor(A):
-    """The order of the first leading minor of A that is not positive definite, as LAPACK reports
-    it (0 when A is positive definite)."""
-    xp, a = A._device.xp, A._data
-    for k in range(1, a.shape[-1] + 1):
-        try:
-            xp.linalg.cholesky(a[..., :k, :k])
-        except xp.linalg.LinAlgError:
-            return k
-    return 0
 
-
-def _not_positive_definite(A):
-    from .linalg import LinAlgError
-    return LinAlgError(f"linalg.cholesky: The factorization could not be completed because the input is not "
-                       f"positive-definite (the leading minor of order {max(first_bad_minor(A), 1)} is not "
-                       "positive-definite).")
+def cholesky_array(xp, a):
+    """(L, info) of a batch of matrices, from their lower triangles. Where a leading minor is not
+    positive-definite, L is what LAPACK's unblocked potf2 leaves: the columns before it factored,
+    that column's diagonal the non-positive value found, the rest of the lower triangle as it was."""
+    batch, n = a.shape[:-2], a.shape[-1]
+    try:
+        return xp.linalg.cholesky(a), xp.zeros(batch, dtype=xp.int32)
+    except xp.linalg.LinAlgError:
+        pass
+    L = xp.tril(a).reshape((-1, n, n))
+    info = xp.zeros(L.shape[0], dtype=xp.int32)
+    going = xp.ones(L.shape[0], dtype=bool)
+    with _np_quiet_all():
+        for j in range(n):
+            d = L[:, j, j] - (L[:, j, :j] * L[:, j, :j]).sum(-1)
+            bad = going & ~(d > 0)  # (a NaN stops it too)
+            L[bad, j, j], info[bad] = d[bad], j + 1
+            going &= ~bad
+            root = xp.sqrt(xp.where(going, d, 1))
+            L[going, j, j] = root[going]
+            col = (L[:, j + 1:, j] - (L[:, j + 1:, :j] * L[:, None, j, :j]).sum(-1)) / root[:, None]
+            L[going, j + 1:, j] = col[going]
+    return L.reshape(a.shape), info.reshape(batch)
 
 
 class Qr(MultiOutputPrimitive):
@@ -176,8 +214,8 @@ class Qr(MultiOutputPrimitive):
             q, r = xp.linalg.qr(a, mode=mode)
         ctx.q, ctx.r, ctx.mode = q, r, mode
         if mode == "r":
-            return xp.zeros((0,), dtype=a.dtype), r
-        return q, r
+            return xp.zeros((0,), dtype=a.dtype), lapack_layout(r)
+        return lapack_layout(q), lapack_layout(r)
 
     @staticmethod
     def backward(ctx, gQ, gR):
@@ -264,7 +302,13 @@ class Lstsq(MultiOutputPrimitive):
         ctx.P, ctx.X, ctx.E, ctx.b, ctx.vector = P, X, E, b, vector
         ctx.save_for_backward(A)
         res = (E * E).sum(-2) if residuals else xp.zeros((0,), dtype=b.dtype)
-        return (X[..., 0] if vector else X), res
+        if vector:
+            return X[..., 0], res
+        # LAPACK writes X over B, in a column-major buffer of max(m, n) rows: X is its first n rows
+        m, n = A.shape[-2:]
+        buf = xp.zeros(X.shape[:-2] + (X.shape[-1], max(m, n)), dtype=X.dtype)
+        buf[..., :n] = X.swapaxes(-1, -2)
+        return buf[..., :n].swapaxes(-1, -2), res
 
     @staticmethod
     def backward(ctx, gX, gRes):
@@ -358,6 +402,12 @@ def lu_array(xp, a):
     return lu.reshape(a.shape), piv.reshape(batch + (k,)), info.reshape(batch)
 
 
+def lu_solve_array(xp, lu, P, b):
+    """X with A X = b for A = P L U given as packed factors: X = U^-1 L^-1 P^T b."""
+    y = triangular_solve_array(xp, lu, P.swapaxes(-1, -2) @ b, upper=False, unit=True)
+    return triangular_solve_array(xp, lu, y, upper=True)
+
+
 def permutation_array(xp, pivots, m, dtype):
     """The permutation matrix P with A = P L U, from getrf's pivots (row j was swapped with row
     pivots[j] - 1, in order)."""
@@ -392,7 +442,7 @@ class SolveTriangular(Primitive):
         ctx.upper, ctx.left, ctx.unit = upper, left, unitriangular
         xp = A._device.xp
         if left:
-            return triangular_solve_array(xp, A._data, B._data, upper, unitriangular)
+            return lapack_layout(triangular_solve_array(xp, A._data, B._data, upper, unitriangular))
         # X A = B  <=>  A^T X^T = B^T, with A^T's triangle the other one
         xt = triangular_solve_array(xp, A._data.swapaxes(-1, -2), B._data.swapaxes(-1, -2), not upper, unitriangular)
         return xt.swapaxes(-1, -2)
@@ -423,7 +473,7 @@ class TriangularSolve(MultiOutputPrimitive):
         op_a = a.swapaxes(-1, -2) if transpose else a
         x = triangular_solve_array(xp, op_a, b._data, upper != transpose, unitriangular)
         ctx.x = x
-        return x, a.copy()
+        return lapack_layout(x), lapack_layout(a)
 
     @staticmethod
     def backward(ctx, gX, gA_copy):
@@ -540,12 +590,11 @@ class LuSolve(Primitive):
         # left: A X = B; right: X A = B, i.e. A^T X^T = B^T; adjoint swaps A for A^T once more
         transposed = adjoint != (not left)
         if not transposed:  # X = U^-1 L^-1 P^T b
-            y = triangular_solve_array(xp, lu, P.swapaxes(-1, -2) @ b, upper=False, unit=True)
-            x = triangular_solve_array(xp, lu, y, upper=True)
+            x = lu_solve_array(xp, lu, P, b)
         else:  # A^T = U^T L^T P^T: X = P L^-T U^-T b
             y = triangular_solve_array(xp, lu.swapaxes(-1, -2), b, upper=False)
             x = P @ triangular_solve_array(xp, lu.swapaxes(-1, -2), y, upper=True, unit=True)
-        return x if left else x.swapaxes(-1, -2)
+        return lapack_layout(x) if left else xp.ascontiguousarray(x.swapaxes(-1, -2))
 
     @staticmethod
     def backward(ctx, grad):
@@ -632,7 +681,7 @@ class CholeskySolve(Primitive):
         xp, l = L._device.xp, L._data
         lower = l.swapaxes(-1, -2) if upper else l
         y = triangular_solve_array(xp, lower, B._data, upper=False)
-        return triangular_solve_array(xp, lower.swapaxes(-1, -2), y, upper=True)
+        return lapack_layout(triangular_solve_array(xp, lower.swapaxes(-1, -2), y, upper=True))
 
     @staticmethod
     def backward(ctx, grad):
@@ -659,10 +708,14 @@ class CholeskyInverse(Primitive):
         ctx.save_for_backward(L)
         ctx.upper = upper
         xp, l = L._device.xp, L._data
+        diagonal = l.diagonal(0, -2, -1)
+        if bool((diagonal == 0).any()):  # LAPACK's potri refuses a zero on the diagonal
+            from .linalg import _singular
+            raise _singular("cholesky_inverse", ((diagonal == 0).argmax(-1) + 1) * (diagonal == 0).any(-1))
         lower = l.swapaxes(-1, -2) if upper else l
         eye = xp.broadcast_to(xp.eye(l.shape[-1], dtype=l.dtype), l.shape)
         y = triangular_solve_array(xp, lower, eye, upper=False)
-        return triangular_solve_array(xp, lower.swapaxes(-1, -2), y, upper=True)
+        return lapack_layout(triangular_solve_array(xp, lower.swapaxes(-1, -2), y, upper=True))
 
     @staticmethod
     def backward(ctx, grad):

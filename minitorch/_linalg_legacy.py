@@ -1,7 +1,8 @@
 """The older top-level forms of the decompositions, still common in tutorials: torch.svd (V, not
 Vh; `some` for the reduced factors), torch.qr(some=), torch.cholesky(upper=), torch.pinverse(rcond=),
 torch.slogdet, torch.logdet, torch.matrix_power, torch.lu, torch.lu_solve, torch.triangular_solve,
-torch.cholesky_solve, torch.cholesky_inverse, the deprecated nuclear_norm and frobenius_norm, and renorm. Each is
+torch.cholesky_solve, torch.cholesky_inverse, torch.det, torch.inverse, the deprecated nuclear_norm and
+frobenius_norm, and renorm. Each is
 torch.linalg's function underneath (or beside it), with PyTorch's deprecation warnings where it gives them."""
 from __future__ import annotations
 
@@ -36,11 +37,19 @@ def cholesky(input, upper=False, *, out=None):  # noqa: A002
                   "and\nU = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
                   "This transform will produce equivalent results for all valid (symmetric positive definite) "
                   "inputs.", UserWarning, stacklevel=2)
-    return linalg.cholesky(input, upper=upper, out=out)
+    return linalg.cholesky(input, upper=upper, out=out, _op="cholesky")
 
 
 def pinverse(input, rcond=1e-15):  # noqa: A002
     return linalg.pinv(input, rtol=rcond)
+
+
+def det(input):  # noqa: A002  (torch.det: linalg.det, its argument named `input` as in PyTorch)
+    return linalg.det(input)
+
+
+def inverse(input, *, out=None):  # noqa: A002  (torch.inverse: linalg.inv)
+    return linalg.inv(input, out=out)
 
 
 def slogdet(input):  # noqa: A002
@@ -57,15 +66,15 @@ def _deprecated(message):
     warnings.warn(message, UserWarning, stacklevel=3)
 
 
-def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False, *, out=None):  # noqa: A002
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):  # noqa: A002
     """(X, a copy of A) with op(A) X = b, op(A) = A or A^T: torch.linalg.solve_triangular, older."""
     _deprecated("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed in "
                 "a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not "
                 "return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be replaced "
                 "with\nX = torch.linalg.solve_triangular(A, B).")
     from ._linalg_decomp import TriangularSolve
-    b = linalg.triangular_operands(A, b)
-    X, copy = TriangularSolve.apply(b, A, upper=bool(upper), transpose=bool(transpose),
+    input = linalg.triangular_operands(A, input)
+    X, copy = TriangularSolve.apply(input, A, upper=bool(upper), transpose=bool(transpose),
                                     unitriangular=bool(unitriangular))
     r = _named("triangular_solve", ("solution", "cloned_coefficient"))(X, copy)
     return r if out is None else _out("triangular_solve", r, out)
@@ -82,11 +91,11 @@ def lu(A, pivot=True, get_infos=False, out=None):  # noqa: A002
     return r if out is None else _out("lu", r, out)
 
 
-def lu_solve(b, LU_data, LU_pivots, *, out=None):  # noqa: A002
+def lu_solve(input, LU_data, LU_pivots, *, out=None):  # noqa: A002
     _deprecated("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future PyTorch "
                 "release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = torch.lu_solve(B, LU, "
                 "pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)")
-    return linalg.lu_solve(LU_data, LU_pivots, b, out=out)
+    return linalg.lu_solve(LU_data, LU_pivots, input, out=out)
 
 
 lu_unpack = linalg.lu_unpack
@@ -101,29 +110,30 @@ def _square_batches(op, A):
     linalg._matrices(op, A)
 
 
-def cholesky_solve(B, L, upper=False, *, out=None):  # noqa: A002
+def cholesky_solve(input, input2, upper=False, *, out=None):  # noqa: A002
     """X with A X = B for A = L L^T (upper: U^T U), L from cholesky; batch dims broadcast."""
     from ._linalg_decomp import CholeskySolve
-    if B.ndim < 2 or L.ndim < 2:
-        raise RuntimeError(f"b should have at least 2 dimensions, but has {B.ndim} dimensions instead" if B.ndim < 2
-                           else f"u should have at least 2 dimensions, but has {L.ndim} dimensions instead")
-    _square_batches("cholesky_solve", L)
-    if B.dtype is not L.dtype:
-        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {B.dtype._short} and A of "
-                           f"type {L.dtype._short} instead.")
-    if B.shape[-2] != L.shape[-1]:
-        raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is {L.shape[-1]} by "
-                           f"{L.shape[-1]} but each b matrix is {B.shape[-2]} by {B.shape[-1]}")
+    if input.ndim < 2 or input2.ndim < 2:
+        raise RuntimeError(f"b should have at least 2 dimensions, but has {input.ndim} dimensions instead"
+                           if input.ndim < 2 else
+                           f"u should have at least 2 dimensions, but has {input2.ndim} dimensions instead")
+    _square_batches("cholesky_solve", input2)
+    if input.dtype is not input2.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {input.dtype._short} and "
+                           f"A of type {input2.dtype._short} instead.")
+    if input.shape[-2] != input2.shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is {input2.shape[-1]} by "
+                           f"{input2.shape[-1]} but each b matrix is {input.shape[-2]} by {input.shape[-1]}")
         # (PyTorch's wording, from its checkInputsSolver)
-    r = CholeskySolve.apply(B, L, upper=bool(upper))
+    r = CholeskySolve.apply(input, input2, upper=bool(upper))
     return r if out is None else _out("cholesky_solve", r, out)
 
 
-def cholesky_inverse(L, upper=False, *, out=None):  # noqa: A002
+def cholesky_inverse(input, upper=False, *, out=None):  # noqa: A002
     """(L L^T)^-1 (upper: (U^T U)^-1): the inverse of A from its Cholesky factor."""
     from ._linalg_decomp import CholeskyInverse
-    _square_batches("cholesky_inverse", L)
-    r = CholeskyInverse.apply(L, upper=bool(upper))
+    _square_batches("cholesky_inverse", input)
+    r = CholeskyInverse.apply(input, upper=bool(upper))
     return r if out is None else _out("cholesky_inverse", r, out)
 
 
@@ -154,8 +164,8 @@ class _FrobeniusNorm(Norm):
     _node_name = "NormBackward1"  # (at::frobenius_norm is at::norm underneath)
 
 
-def matrix_exp(A):  # noqa: A002
-    return linalg.matrix_exp(A)
+def matrix_exp(input):  # noqa: A002
+    return linalg.matrix_exp(input)
 
 
 def _named(name, fields):
@@ -237,3 +247,6 @@ def renorm_(self, p, dim, maxnorm):
 
 
 INPLACE = {"renorm_": renorm_}
+
+from ._linalg_compact import geqrf  # noqa: E402,F401  (torch.geqrf: QR as LAPACK keeps it)
+INPLACE["geqrf"] = geqrf  # (with renorm_, the methods this module adds: t.geqrf())

@@ -54,8 +54,9 @@ def _fast(array_op, slow, kinds, prim=None):
             if (sd.dtype is od.dtype and self._device is other._device
                     and self._seen_version is None and other._seen_version is None
                     and sd.flags.c_contiguous and od.flags.c_contiguous):
-                if (self._requires_grad or other._requires_grad) and state.enabled:
-                    # (a tensor that requires grad is a float one: its dtype is one of `kinds`)
+                if (self._requires_grad or other._requires_grad) and state.enabled or state.dual:
+                    # (a tensor that requires grad is a float one: its dtype is one of `kinds`; with
+                    # dual tensors about (forward-mode AD) the primitive computes their tangents)
                     if prim is not None and (sd.shape == od.shape or 1 not in sd.shape and 1 not in od.shape):
                         try:
                             return prim.apply(self, other)
@@ -174,19 +175,33 @@ for _name in ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "ar
 for _name in ["view", "reshape", "flatten", "unflatten", "permute", "transpose", "t", "expand", "expand_as",
               "squeeze", "unsqueeze", "narrow", "as_strided", "movedim"]:
     _method(_name, getattr(views, _name))
-Tensor.swapaxes = Tensor.swapdims = views.transpose
+Tensor.swapdims = views.transpose
+
+
+def swapaxes(self, axis0, axis1):  # (NumPy's names, as PyTorch's)
+    return views.transpose(self, axis0, axis1)
+
+
+Tensor.swapaxes = swapaxes
 Tensor.moveaxis = views.movedim
 Tensor.view_as = lambda self, other: views.view(self, other.shape)
 Tensor.reshape_as = lambda self, other: views.reshape(self, other.shape)
-def select(self, dim, index_):
+def select(self, dim, index):
     d = wrap_dim(dim, self.ndim, "select")
-    return index.getitem(self, (slice(None),) * d + (index_,))
+    return self[(slice(None),) * d + (index,)]
 
 
 Tensor.select = select
 
-for _name in ["split", "chunk", "unbind", "repeat", "flip", "tile"]:
+for _name in ["split_with_sizes", "chunk", "unbind", "repeat", "flip", "tile"]:
     _method(_name, getattr(join, _name))
+
+
+def split(self, split_size, dim=0):  # (torch.split names its sizes split_size_or_sections)
+    return join.split(self, split_size, dim)
+
+
+Tensor.split = split
 for _name in ["gather", "index_select", "nonzero"]:
     _method(_name, getattr(index, _name))
 
@@ -211,26 +226,45 @@ def _prep_other(self, other, op, floating=False):
     return other
 
 
+def _tensor_other(other, op):
+    """A method that takes a tensor only (logical_and_, gcd_): PyTorch's argument error."""
+    if not isinstance(other, tensor_cls()):
+        raise TypeError(f"{op}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+
+
 def _inplace_binary(cls, ufunc, op, floating=False, check=None):
     def method(self, other, *, alpha=1):
+        inplace.check_inplace(self, op)  # (autograd's check first, as in PyTorch)
         if check is not None:
             check(self, other)
-        if alpha != 1 or alpha.__class__ is bool:
-            other = pw._scaled(self, other, alpha, op)  # alpha applies in the result's dtype
+        inplace.iter_checks(self, op, other)
+        factor = None
+        if alpha != 1 or alpha.__class__ is not int:
+            dt = result_dtype(self, other)
+            inplace.check_result(self, dt, self.shape, op)  # (the cast before alpha's check)
+            other, factor = pw._alpha(self, other, alpha, op)  # alpha applies in the result's dtype
+            if factor is not None and other.dtype is not dt:
+                other = other.to(dt)
+        scaled = other  # (in the result's dtype: alpha multiplies it before it is cast to self's)
         other = _prep_other(self, other, op, floating)
         T = tensor_cls()
 
         def fast():
             xp = self._device.xp
             o = other._data if isinstance(other, T) else other
+            if factor is not None:
+                o = scaled._data * factor
             try:
                 getattr(xp, ufunc)(self._data, o, out=self._data, casting="unsafe")
             except ValueError:
                 shape = broadcast_shapes(self.shape, other.shape if isinstance(other, T) else (), op=op)
                 inplace.check_result(self, self.dtype, shape, op)
                 raise
+        if factor is not None:  # (one node that keeps alpha, as PyTorch's AddBackward0 / SubBackward0)
+            return inplace.run_inplace(self, pw.AddAlpha if cls is pw.Add else pw.SubAlpha, (other,),
+                                       {"alpha": factor}, fast, op)
         return inplace.run_inplace(self, cls, (other,), {}, fast, op)
-    method.__name__ = op
+    method.__name__ = method.__qualname__ = op
     return method
 
 
@@ -248,6 +282,9 @@ def div_(self, other, *, rounding_mode=pw.NOT_GIVEN):
         return _true_div_(self, other)
     if rounding_mode is None:  # PyTorch records the rounding overload (DivBackward2)
         return _div_rounding_none_(self, other)
+    inplace.check_inplace(self, "div_")
+    inplace.iter_checks(self, "div_", other)
+    inplace.check_partial_overlap(self, (other,))
     with _writes_before_a_zero_divisor(self, other, lambda a, b: pw.div(a, b, rounding_mode=rounding_mode)):
         r = pw.div(self, other, rounding_mode=rounding_mode)  # DivBackward2 records no input values
         return inplace.write_result(self, r, "div_")
@@ -256,22 +293,24 @@ def div_(self, other, *, rounding_mode=pw.NOT_GIVEN):
 Tensor.div_ = div_
 
 
-def pow_(self, other):
+def pow_(self, exponent):
     """self **= other, computed by pow itself (bool and negative integer powers as PyTorch has them)."""
-    if other.__class__ is int and not self.dtype.is_floating_point and self.dtype is not _dtype.bool:
-        if other < 0:
+    inplace.check_inplace(self, "pow_")  # (autograd's check first, as in PyTorch)
+    if exponent.__class__ is int and not self.dtype.is_floating_point and self.dtype is not _dtype.bool:
+        if exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        _dtype.checked_scalar(other, self.dtype)  # pow_ checks the exponent fits the tensor's dtype
-    prepped = _prep_other(self, other, "pow_")
+        _dtype.checked_scalar(exponent, self.dtype)  # pow_ checks the exponent fits the tensor's dtype
+    inplace.iter_checks(self, "pow_", exponent)  # (the shapes first, then the dtypes)
+    prepped = _prep_other(self, exponent, "pow_")
     # a tensor of a wider dtype takes part as it is: PyTorch computes in the promoted dtype, then casts
-    other = to_device_of(other, self._device) if isinstance(other, Tensor) else prepped
+    exponent = to_device_of(exponent, self._device) if isinstance(exponent, Tensor) else prepped
 
     def fast():
-        r = pw.pow(self, other)
+        r = pw.pow(self, exponent)
         if r.shape != self.shape:
             inplace.check_result(self, self.dtype, r.shape, "pow_")
         self._data[...] = r._data
-    return inplace.run_inplace(self, pw.PowTensor if isinstance(other, Tensor) else pw.Pow, (other,), {}, fast,
+    return inplace.run_inplace(self, pw.PowTensor if isinstance(exponent, Tensor) else pw.Pow, (exponent,), {}, fast,
                                "pow_")
 
 
@@ -310,6 +349,8 @@ def _inplace_from(fn, cls, op, scalar_cls=None):
     by zero, bitwise on floats, shifts): it computes, and the result is written into self.
     `scalar_cls` records `self op= number` where PyTorch names that overload apart (RemainderBackward0)."""
     def method(self, other):
+        inplace.check_inplace(self, op)  # (autograd's check first, as in PyTorch)
+        inplace.iter_checks(self, op, other)  # (then the layout and the shapes, before the dtypes)
         guard = _writes_before_a_zero_divisor(self, other, fn)
         prepped = _prep_other(self, other, op)
         # a tensor of a wider dtype takes part as it is: PyTorch computes in the promoted dtype, then casts
@@ -328,7 +369,7 @@ def _inplace_from(fn, cls, op, scalar_cls=None):
         if scalar_cls is not None and not isinstance(other, Tensor):
             return inplace.run_inplace(self, scalar_cls, (), {"other": other}, fast, op)
         return inplace.run_inplace(self, cls, (other,), {}, fast, op)
-    method.__name__ = op
+    method.__name__ = method.__qualname__ = op
     return method
 
 
@@ -345,9 +386,12 @@ for _fn, _cls, _op in [
 
 def _logical_(fn, op):
     def method(self, other):
+        _tensor_other(other, op)
+        inplace.iter_checks(self, op, other)
+        inplace.check_partial_overlap(self, (other,))
         r = fn(self, other)  # bool; written back in self's dtype (1 and 0 for a float tensor)
         return inplace.write_unrecorded(self, r, op)
-    method.__name__ = op
+    method.__name__ = method.__qualname__ = op
     return method
 
 
@@ -384,7 +428,7 @@ def _inplace_unary(cls, ufunc, op, floating=True, kernel=None):
         def fast():
             getattr(self._device.xp, ufunc)(self._data, out=self._data)
         return inplace.run_inplace(self, cls, (), {}, fast, op)
-    method.__name__ = op
+    method.__name__ = method.__qualname__ = op
     return method
 
 
@@ -431,7 +475,9 @@ def sigmoid_(self):
 
 
 def clamp_(self, min=None, max=None):  # noqa: A002
+    inplace.check_inplace(self, "clamp_")  # (autograd's check first, as in PyTorch)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        inplace.check_partial_overlap(self, (min, max))
         r = pw.clamp(self, min, max)
         inplace.check_result(self, r.dtype, r.shape, "clamp_")  # (a float bound can't clamp an int tensor in place)
         return self.copy_(r)
@@ -484,7 +530,9 @@ class Zero(Fill):
 
 
 def fill_(self, value, _cls=None):
-    """Write one value everywhere; allowed on an expanded tensor too (every element is that value)."""
+    """Write one value everywhere; allowed on an expanded tensor too (every element is that value),
+    when the value is a number (PyTorch's fill_ of a tensor value checks the overlap as other ops)."""
+    inplace.check_inplace(self, "zero_" if _cls is Zero else "fill_")  # (autograd's check first, as in PyTorch)
     cls = _cls or (FillTensor if isinstance(value, Tensor) else Fill)
     if isinstance(value, Tensor):
         if value.ndim:
@@ -496,35 +544,34 @@ def fill_(self, value, _cls=None):
 
     def fast():
         self._data.fill(value._data if isinstance(value, Tensor) else value)
-    return inplace.run_inplace(self, cls, (value,), {}, fast, "fill_", overlap_ok=True)
+    return inplace.run_inplace(self, cls, (value,), {}, fast, "fill_", overlap_ok=not isinstance(value, Tensor),
+                               value_arg=True)
 
 
 def zero_(self):
     return fill_(self, 0, Zero)
 
 
-def copy_(self, src, non_blocking=False):
-    """Write `src` (broadcast, cast and moved as needed) into this tensor's memory."""
-    if not isinstance(src, Tensor):
-        raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
-    if src._device != self._device or src.dtype is not self.dtype:
-        src = src.to(self._device, self.dtype)
-    try:
-        broadcast_shapes(src.shape, self.shape, op="copy_")
-    except RuntimeError:
-        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
-                           f"{list(broadcast_shapes(src.shape, self.shape))}") from None
-    if len(src.shape) > self.ndim or any(s != 1 and s != d for s, d in zip(src.shape[::-1], self.shape[::-1])):
-        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape of src "
-                           f"{list(src.shape)}")
+def copy_(self, other, non_blocking=False):
+    """Write `other` (broadcast, cast and moved as needed) into this tensor's memory."""
+    if isinstance(other, (int, float)):  # a number (bool included) fills it, as in PyTorch
+        from ._factories import tensor
+        other = tensor(other, device=self._device)
+    if not isinstance(other, Tensor):
+        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    inplace.check_inplace(self, "copy_")  # (autograd's check first, as in PyTorch)
+    inplace.iter_checks(self, "copy_", other)
+    if other._device != self._device or other.dtype is not self.dtype:
+        other = other.to(self._device, self.dtype)
 
     def fast():
-        self._data[...] = src._data
-    return inplace.run_inplace(self, Copy, (src,), {}, fast, "copy_")
+        self._data[...] = other._data
+    return inplace.run_inplace(self, Copy, (other,), {}, fast, "copy_")
 
 
 def masked_fill_(self, mask, value):
     """Write `value` where `mask` is True. On an expanded tensor PyTorch allows it, with a warning."""
+    inplace.check_inplace(self, "masked_fill_")  # (autograd's check first, as in PyTorch)
     index.masked_fill(self.detach(), mask, value, _in_place=True)  # the argument checks
     mask = to_device_of(mask, self._device)
     if isinstance(value, Tensor):
@@ -541,7 +588,7 @@ def masked_fill_(self, mask, value):
         v = value._data if isinstance(value, Tensor) else value
         self._device.xp.copyto(self._data, v, where=mask._data)
     return inplace.run_inplace(self, index.MaskedFill, (value,), {"mask": mask._data}, fast, "masked_fill_",
-                               overlap_ok=True)
+                               overlap_ok=True, value_arg=True)
 
 
 def _no_grad():
@@ -562,6 +609,7 @@ def t_(self):
     """Transpose in place: the tensor object itself becomes its transposed view (an in-place op:
     refused on a leaf that requires grad, version bumped), as PyTorch's t_()."""
     from ._ops.shape_ops import _become
+    inplace.check_inplace(self, "t_")  # (autograd's check first, as in PyTorch)
     if self.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
     return _become(self, _TInplace, "t_", dims=tuple(range(self.ndim - 1, -1, -1)))

@@ -6,7 +6,8 @@ the legacy `new`, and the functions of _ops/numerics.py as methods."""
 from __future__ import annotations
 
 from . import _dtype
-from ._ops import numerics
+from ._ops import numerics, views
+from ._functions_compat import nonzero_static
 from ._ops.special import inplace_from
 from ._tensor import Tensor
 
@@ -45,6 +46,8 @@ Tensor.is_shared = lambda self: False
 Tensor.share_memory_ = lambda self: self  # (one process: nothing to share)
 Tensor.is_pinned = lambda self, device=None: False
 Tensor.output_nr = property(lambda self: self._output_nr)
+Tensor.narrow_copy = views.narrow_copy
+Tensor.nonzero_static = nonzero_static
 
 
 def equal(self, other):
@@ -87,8 +90,11 @@ def fill_diagonal_(self, fill_value, wrap=False):
     return self
 
 
-def sum_to_size(self, *size):
+def sum_to_size(self, *size, **kw):
     """The tensor summed down to `size`, which it must broadcast from (the reverse of expand)."""
+    if kw:  # sum_to_size(size=(2, 3)), as PyTorch names it
+        from ._factories import sizes_by_keyword
+        size = sizes_by_keyword(size, kw, "sum_to_size")
     size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
     lead = self.ndim - len(size)
     if lead < 0 or any(s not in (1, n) for s, n in zip(size, self.shape[lead:])):
@@ -127,10 +133,133 @@ Tensor.cumprod_ = inplace_from(lambda self, dim, *, dtype=None: self.cumprod(dim
 for _name in ("logaddexp", "logaddexp2", "gcd", "lcm", "ldexp", "nextafter", "isposinf", "isneginf", "isreal", "quantile",
               "nanquantile", "diagflat"):
     setattr(Tensor, _name, getattr(numerics, _name))
-Tensor.ldexp_ = inplace_from(numerics.ldexp, "ldexp_")
+Tensor.ldexp_ = inplace_from(numerics.ldexp, "ldexp_", reads_others=False)  # (PyTorch: self.mul_(2 ** other))
 Tensor.nextafter_ = inplace_from(numerics.nextafter, "nextafter_")
 Tensor.cov = lambda self, *, correction=1, fweights=None, aweights=None: numerics.cov(
     self, correction=correction, fweights=fweights, aweights=aweights)
 Tensor.corrcoef = numerics.corrcoef
-Tensor.gcd_ = inplace_from(numerics.gcd, "gcd_")
-Tensor.lcm_ = inplace_from(numerics.lcm, "lcm_")
+def _integer_(fn, op):
+    """gcd_ / lcm_: a tensor argument only, and a result self's dtype can hold (PyTorch's first checks)."""
+    method = inplace_from(fn, op)
+
+    def checked(self, other):
+        from ._methods import _tensor_other
+        from ._ops import common, inplace
+        _tensor_other(other, op)
+        inplace.check_result(self, common.result_dtype(self, other), self.shape, op)
+        return method(self, other)
+    checked.__name__ = checked.__qualname__ = op
+    return checked
+
+
+Tensor.gcd_ = _integer_(numerics.gcd, "gcd_")
+Tensor.lcm_ = _integer_(numerics.lcm, "lcm_")
+
+
+def dim_order(self, *, ambiguity_check=False):
+    """The dims from outermost to innermost in memory: (0, 2, 3, 1) for a channels-last image batch.
+    Size-1 dims and equal strides allow several orders; ambiguity_check=True refuses those, and a
+    list of memory formats accepts them when exactly one of the formats fits."""
+    from ._memory_format import memory_format
+    if not isinstance(ambiguity_check, bool) and not (
+            isinstance(ambiguity_check, list) and all(isinstance(f, memory_format) for f in ambiguity_check)):
+        raise TypeError("The ambiguity_check argument must be a bool or a list of memory formats.")
+    shape, strides = tuple(self.shape), self.stride()
+    formats = ambiguity_check if isinstance(ambiguity_check, list) else []
+    several = any(a == b for a, b in zip(strides, strides[1:])) or 1 in shape
+    if (ambiguity_check is not False and several
+            and sum(self.is_contiguous(memory_format=f) for f in formats) != 1):
+        raise RuntimeError("The tensor does not have unique dim order, or cannot map to exact one of the given memory "
+                           "formats.")
+    order, ambiguous = _physical_order(self, shape, strides)
+    if ambiguity_check and ambiguous:
+        raise RuntimeError("The tensor does not have unique dim order.")
+    return tuple(order)
+
+
+def _physical_order(t, shape, strides):
+    """PyTorch's order of dims for an elementwise result like t, outermost first, and whether any
+    two neighbours in it could be swapped: dims sorted by stride (0-strides and ties by size)."""
+    from ._memory_format import channels_last
+    n = len(shape)
+    if n <= 1:
+        return list(range(n)), False
+    dense, nhwc = t.is_contiguous(), t.is_contiguous(memory_format=channels_last)
+    if dense != nhwc:
+        return (list(range(n)) if dense else [0, *range(2, n), 1]), False
+
+    def ge(x, y):
+        return y == 0 or x != 0 and (x >= y or x % y == 0)
+
+    def should_swap(a, b):  # 1: b lies outside a; -1: inside; 0: either
+        sa, sb = strides[a], strides[b]
+        if sa == 0 or sb == 0:
+            return 0
+        if sa == sb:
+            return 0 if ge(shape[b], shape[a]) else 1
+        return -1 if ge(sb, sa) else 1 if ge(sa, sb) else 0
+
+    perm = list(reversed(range(n)))  # innermost first, sorted by insertion
+    for i in range(1, n):
+        j = i
+        for k in reversed(range(i)):
+            c = should_swap(perm[k], perm[j])
+            if c > 0:
+                perm[k], perm[j] = perm[j], perm[k]
+                j = k
+            elif c < 0:
+                break
+    ambiguous = any(should_swap(perm[i], perm[i + 1]) != -1 for i in range(n - 1))
+    return list(reversed(perm)), ambiguous
+
+
+Tensor.dim_order = dim_order
+
+
+class layout:
+    """How a tensor's elements are stored: every minitorch tensor is `strided` (dense, with
+    strides); PyTorch's other layouts (sparse_coo, sparse_csr, ...) are not part of minitorch."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"minitorch.{self.name}"
+
+    def __reduce__(self):
+        return self.name  # (unpickled as the module's own object)
+
+
+layout.__module__ = "minitorch"
+strided = layout("strided")
+Tensor.layout = property(lambda self: strided)
+Tensor.is_sparse = Tensor.is_sparse_csr = Tensor.is_quantized = Tensor.is_meta = Tensor.is_mkldnn = \
+    Tensor.is_nested = property(lambda self: False)
+Tensor.to_dense = lambda self, dtype=None, *, masked_grad=None: self if dtype is None else self.to(dtype)
+
+
+def _no_sparse(name):
+    def to_sparse(self, *args, **kwargs):
+        raise NotImplementedError(f"Tensor.{name}(): minitorch has no sparse tensors (every tensor is dense)")
+    to_sparse.__name__ = to_sparse.__qualname__ = name
+    return to_sparse
+
+
+for _name in ("to_sparse", "to_sparse_coo", "to_sparse_csr", "to_sparse_csc", "to_sparse_bsr", "to_sparse_bsc"):
+    setattr(Tensor, _name, _no_sparse(_name))
+
+
+def _without_out(fn, name):
+    """fn as a method: PyTorch's methods take no out= (where the function of the same name does)."""
+    def method(self, *args, **kwargs):
+        if "out" in kwargs:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+        return fn(self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    method.__wrapped__ = fn  # (its signature is fn's)
+    return method
+
+
+for _name in ("cholesky_inverse", "cholesky_solve", "geqrf", "igamma", "igammac", "inner", "lu", "lu_solve",
+              "mvlgamma", "quantile", "nanquantile", "narrow_copy", "renorm", "triangular_solve"):
+    setattr(Tensor, _name, _without_out(getattr(Tensor, _name), _name))

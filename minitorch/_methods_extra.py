@@ -80,8 +80,12 @@ def negative_(self):
 
 
 def trunc_(self):
+    if self.dtype.is_floating_point:
+        return _TRUNC_(self)
+    inplace.check_inplace(self, "trunc_")
+    inplace.iter_checks(self, "trunc_")  # (an expanded tensor is refused, as by every in-place write, first)
     _refuse_bool(self, NotImplementedError("\"trunc_vml_cpu\" not implemented for 'Bool'"))
-    return _TRUNC_(self) if self.dtype.is_floating_point else _touched(self)  # integers are already whole
+    return _touched(self)  # integers are already whole
 
 
 def _touched(self):
@@ -117,6 +121,8 @@ def clamp_min_(self, min):  # noqa: A002
     if isinstance(min, Tensor):
         return self.clamp_(min=min)
     pw._no_bool_clamp(self, min, None, in_place=True)
+    if _clamp_dtype(self, min) is self.dtype:
+        (min,) = pw.checked_bounds(self.dtype, min)  # (300 does not fit uint8)
     return write_inplace(self, ClampMin, (), {"min": min, "max": None}, "clamp_min_", (_clamp_dtype(self, min),
                                                                                       self.shape, True))
 
@@ -125,6 +131,8 @@ def clamp_max_(self, max):  # noqa: A002
     if isinstance(max, Tensor):
         return self.clamp_(max=max)
     pw._no_bool_clamp(self, None, max, in_place=True)
+    if _clamp_dtype(self, max) is self.dtype:
+        (max,) = pw.checked_bounds(self.dtype, max)
     return write_inplace(self, ClampMax, (), {"min": None, "max": max}, "clamp_max_", (_clamp_dtype(self, max),
                                                                                       self.shape, True))
 
@@ -197,8 +205,15 @@ for _f in [allclose, isclose, apply_, map_]:
 for _name in ["roll", "tril", "triu", "diagonal", "diag", "diag_embed", "trace", "unfold", "broadcast_to", "ravel",
               "repeat_interleave", "diff", "unsqueeze_", "squeeze_", "transpose_", "resize_", "as_strided_"]:
     _method(_name, getattr(so, _name))
-Tensor.swapdims_ = Tensor.swapaxes_ = so.transpose_
-Tensor.resize_as_ = lambda self, other, memory_format=None: so.resize_(self, other.shape)
+Tensor.swapdims_ = so.transpose_
+
+
+def swapaxes_(self, axis0, axis1):  # (NumPy's names, as PyTorch's)
+    return so.transpose_(self, axis0, axis1)
+
+
+Tensor.swapaxes_ = swapaxes_
+Tensor.resize_as_ = lambda self, the_template, memory_format=None: so.resize_(self, the_template.shape)
 Tensor.argwhere = lambda self: self.nonzero()
 
 
@@ -209,7 +224,7 @@ def _tri_(cls, op):
         if self.ndim < 2:
             raise RuntimeError(f"{op[:-1]}: input tensor must have at least 2 dimensions")
         return run(self, k=int(diagonal))
-    method.__name__ = op
+    method.__name__ = method.__qualname__ = op
     return method
 
 
@@ -243,7 +258,7 @@ def _linalg(name):
         # (imported late: minitorch.linalg loads after the Tensor methods)
         from . import _linalg_legacy, linalg
         return getattr(linalg if name in ("det", "inv") else _linalg_legacy, name)(self, *args, **kwargs)
-    method.__name__ = name
+    method.__name__ = method.__qualname__ = name
     return method
 
 
@@ -256,14 +271,16 @@ for _name in ["aminmax", "copysign", "cross", "cummax", "cummin", "fliplr", "fli
               "tensor_split", "hsplit", "vsplit", "dsplit", "vdot", "xlogy"]:
     _method(_name, getattr(more, _name))
 for _name in ["hypot", "xlogy", "copysign", "heaviside"]:
-    _method(_name + "_", sp.inplace_from(getattr(more, _name), _name + "_"))
+    _method(_name + "_", sp.inplace_from(getattr(more, _name), _name + "_",
+                                         tensor_arg={"hypot": "other", "heaviside": "values"}.get(_name)))
 
 
 class _Compared(Primitive):
     """The record of `t.lt_(other)`: PyTorch's LtBackward0 (a number) / LtBackward1 (a tensor),
     a zero gradient for every input; the result, 1 and 0 in t's dtype, requires grad when an
-    input does, as there."""
+    input does, as there (even an integer or bool t)."""
     reads_input_in_backward = False
+    records_any_dtype = True
 
     @staticmethod
     def forward(ctx, a, *other, values):
@@ -279,6 +296,8 @@ def _compare_(fn, name, op):
              for i in (0, 1)]
 
     def method(self, other):
+        inplace.check_inplace(self, op)  # (autograd's check first, as in PyTorch)
+        inplace.iter_checks(self, op, other)
         r = fn(self, other)  # bool, written back in self's dtype (1 and 0)
         inplace.check_result(self, self.dtype, r.shape, op)
         others = (other,) if isinstance(other, Tensor) else ()
@@ -286,7 +305,7 @@ def _compare_(fn, name, op):
         def fast():
             self._data[...] = r._data
         return inplace.run_inplace(self, nodes[len(others)], others, {"values": r._data}, fast, op)
-    method.__name__ = op
+    method.__name__ = method.__qualname__ = op
     return method
 
 

@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from .autograd.grad_mode import STATE
+
 THRESHOLD, EDGEITEMS, LINEWIDTH, PRECISION = 1000, 3, 80, 4
 SCI_MODE = None  # None: scientific when the values call for it (see _Formatter); True/False: always/never
 
@@ -132,6 +134,8 @@ def tensor_str(t, prefix="tensor("):
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
+    if STATE.dual and "_fw_tangent" in t.__dict__:  # a dual tensor of forward-mode AD (autograd/forward_ad.py)
+        suffixes.append(f"tangent={t.__dict__['_fw_tangent']}")
     full = prefix + body
     last = len(full) - full.rfind("\n") + 1
     out = [full]

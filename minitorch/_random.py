@@ -103,8 +103,8 @@ class Generator:
                                    else None)
         return self
 
-    def __repr__(self):
-        return f"<minitorch.Generator object (device={self.device}, initial_seed={self.initial_seed()})>"
+    def __repr__(self):  # PyTorch's class lives in its C extension, torch._C
+        return f"<minitorch._C.Generator object at {id(self):#x}>"
 
 
 def _state_bytes(state):

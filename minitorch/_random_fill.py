@@ -79,6 +79,7 @@ def _floating(t, kernel):
 
 def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kwargs):
     """Fill with U[from, to). (`from` is a Python keyword: pass it positionally or as from_.)"""
+    inplace.check_inplace(self, "uniform_")  # (autograd's check first, as in PyTorch)
     from_ = kwargs.pop("from", from_)
     _no_extra(kwargs, "uniform_")
     _floating(self, "check_uniform_bounds")
@@ -101,6 +102,7 @@ def _check_uniform_bounds(low, high, dt):
 
 def normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with N(mean, std^2)."""
+    inplace.check_inplace(self, "normal_")  # (autograd's check first, as in PyTorch)
     _check_std(std)
     if self.numel():  # (an empty tensor never reaches PyTorch's kernel, which would refuse integers)
         _floating(self, "normal_kernel_cpu")
@@ -116,6 +118,7 @@ def _check_std(std):
 def random_(self, *args, generator=None, **kwargs):
     """random_(): integers over the dtype's range; random_(to): [0, to);
     random_(from, to): [from, to), with to=None meaning up to the dtype's largest value."""
+    inplace.check_inplace(self, "random_")  # (autograd's check first, as in PyTorch)
     low, high, bounded = _random_args(args, kwargs)
     dt = self.dtype
     if not bounded:
@@ -213,6 +216,7 @@ def _check_in_range(low, high_inclusive, dt):
 
 def bernoulli_(self, p=0.5, *, generator=None):
     """Fill with 1 (probability p) or 0; p a number, or a tensor of probabilities broadcast to self."""
+    inplace.check_inplace(self, "bernoulli_")  # (autograd's check first, as in PyTorch)
     if isinstance(p, Tensor):
         probs = _probabilities(p, self)
         return fill(self, lambda g, n: R.bernoulli_tensor(g, probs).astype(self.dtype.np), generator, "bernoulli_",
@@ -241,6 +245,7 @@ def _probabilities(p, t):
 
 def exponential_(self, lambd=1.0, *, generator=None):
     """Fill with Exp(lambd): -log(1 - U) / lambd."""
+    inplace.check_inplace(self, "exponential_")  # (autograd's check first, as in PyTorch)
     if not self.dtype.is_floating_point and self.numel():
         raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {self.dtype._short}")
@@ -251,12 +256,14 @@ def exponential_(self, lambd=1.0, *, generator=None):
 
 def geometric_(self, p, *, generator=None):
     """Fill with the number of Bernoulli(p) trials up to the first success."""
+    inplace.check_inplace(self, "geometric_")  # (autograd's check first, as in PyTorch)
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_num(p)}")
     return fill(self, lambda g, n: R.cast(R.geometric(g, n, p), self.dtype.np), generator, "geometric_")
 
 
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    inplace.check_inplace(self, "cauchy_")  # (autograd's check first, as in PyTorch)
     if not self.dtype.is_floating_point:
         raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {self.dtype._short}")
@@ -266,6 +273,7 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
 
 
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    inplace.check_inplace(self, "log_normal_")  # (autograd's check first, as in PyTorch)
     if not self.dtype.is_floating_point and self.numel():
         raise _not_implemented("log_normal_cpu", self)
     if not std > 0:

@@ -106,16 +106,23 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=Non
     return model
 
 
-def get_device(t):
+def get_device(input):
     """The GPU index a tensor is on, -1 on the CPU."""
-    return t.get_device()
+    return input.get_device()
 
 
 def typename(obj):
-    """'torch.FloatTensor' for a float32 tensor (the legacy type name), else the object's type name."""
+    """'torch.FloatTensor' for a float32 tensor (the legacy type name); for a class or a function,
+    its own full name; for any other object, its type's."""
     from ._tensor import Tensor
     if isinstance(obj, Tensor):
         return obj.type()
-    cls = type(obj)
-    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        name = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        name = obj.__name__
+    else:
+        module, name = obj.__class__.__module__ or "", obj.__class__.__qualname__
+    return name if module in ("", "builtins") else f"{module}.{name}"
 

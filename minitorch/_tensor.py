@@ -35,6 +35,8 @@ class _Storage:
     # The array that owns the memory, kept only once a tensor other than a view shares it (detach(),
     # view(dtype)): storage_offset() counts from it. Otherwise the root is the view's _base.
     root = None
+    # False once NumPy holds the memory too (numpy(), from_numpy): resize_ may not move it then
+    resizable = True
 
 
 class Tensor:
@@ -50,6 +52,7 @@ class Tensor:
         "_accum_hooks",  # hooks on a leaf's gradient, run before accumulation
         "_no_grad_view",  # a view taken under no_grad: may not be modified in place with grad mode on
         "_multi_view",  # an output of split/unbind (or a view of one) in the graph: no in-place ops on it
+        # (False: one made while nothing required grad)
         "_seen_version",  # for a view made by a view op: the storage version its grad_fn reflects
         "__dict__", "__weakref__")
     __array_priority__ = 1000  # so `ndarray + tensor` calls Tensor.__radd__
@@ -183,7 +186,15 @@ class Tensor:
 
     def untyped_storage(self):
         from ._ops.views import _root_array
-        return _UntypedStorage(self, _root_array(self))
+        from .storage import UntypedStorage
+        return UntypedStorage(_root_array(self), self._device)
+
+    def storage(self):
+        """The memory as a TypedStorage of this tensor's dtype (deprecated in PyTorch, which warns)."""
+        from ._ops.views import _root_array
+        from .storage import TypedStorage, _warn_typed_storage_removal
+        _warn_typed_storage_removal()
+        return TypedStorage(_flat=Tensor._make(_root_array(self).reshape(-1), self._device, self._storage))
 
     @property
     def _version(self):
@@ -213,14 +224,38 @@ class Tensor:
                 raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
                                    f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor are "
                                    "the same size")
-            if value.dtype is not self.dtype:
-                raise RuntimeError(f"attempting to assign a gradient with dtype '{value.dtype.name}' to a tensor "
-                                   f"with dtype '{self.dtype.name}'. The gradient must match the tensor's dtype")
+            want = self.__dict__.get("_grad_dtype", self.dtype)
+            if want is not None and value.dtype is not want:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_dtype.CPP_NAME[value.dtype.name]}' to a tensor "
+                    f"with grad_dtype '{want._short}'. The gradient must match the tensor's grad_dtype (defaults to "
+                    "the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or "
+                    "None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    "gradient may break downstream systems that assume they match.")
             if value._device != self._device:
                 raise RuntimeError(f"attempting to assign a gradient located on device '{value._device}' to a "
                                    f"tensor located on device '{self._device}'. Please ensure that the gradient "
                                    "and the tensor are on the same device")
         self._grad = value
+
+    @property
+    def grad_dtype(self):
+        """The dtype a leaf's gradient is kept in: its own dtype unless set (None: whatever arrives).
+        Backward casts the gradients reaching the leaf to it."""
+        if self.grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        return self.__dict__.get("_grad_dtype", self.dtype)
+
+    @grad_dtype.setter
+    def grad_dtype(self, value):
+        if self.grad_fn is not None:
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and not isinstance(value, _dtype.dtype):
+            raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got {type(value).__name__}")
+        self.__dict__["_grad_dtype"] = value
+        if self._accum is not None:  # (the leaf's node, already made, casts what reaches it)
+            shape, _, device = self._accum._output_meta[0]
+            self._accum._output_meta = ((shape, value or self.dtype, device),)
 
     @property
     def grad_fn(self):
@@ -303,7 +338,7 @@ class Tensor:
         (README: Differences from PyTorch)."""
         return self._inference
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False):
         """`t.type()` names the legacy type ('torch.FloatTensor'); `t.type(minitorch.LongTensor)`,
         `t.type('torch.LongTensor')` or `t.type(minitorch.int64)` converts."""
         if dtype is None:
@@ -344,6 +379,7 @@ class Tensor:
             raise TypeError(
                 f"can't convert {self._device.type}:{self._device.index} device type tensor to numpy. Use "
                 "Tensor.cpu() to copy the tensor to host memory first.")
+        self._storage.resizable = False
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -352,11 +388,18 @@ class Tensor:
             return arr.astype(dtype)
         return arr.copy() if copy else arr
 
-    def __dlpack__(self, *args, **kwargs):
-        return self._data.__dlpack__(*args, **kwargs)
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The DLPack capsule other libraries' from_dlpack (np.from_dlpack, ...) read this tensor's
+        memory through (minitorch.utils.dlpack)."""
+        if self.requires_grad:  # (the capsule would lose the autograd history)
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        given = {"stream": stream, "max_version": max_version, "dl_device": dl_device, "copy": copy}
+        return self._data.__dlpack__(**{k: v for k, v in given.items() if v is not None})
 
     def __dlpack_device__(self):
-        return self._data.__dlpack_device__()
+        from .utils.dlpack import DLDeviceType
+        kind, index = self._data.__dlpack_device__()
+        return DLDeviceType(kind), index
 
     def __len__(self):
         if self._data.ndim == 0:
@@ -376,10 +419,9 @@ class Tensor:
         return bool(self._data.reshape(-1)[0])
 
     def __float__(self):
-        if self._requires_grad and STATE.enabled:  # (PyTorch warns for float(t), not for t.item() or int(t))
-            import warnings
-            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
-                          "Consider using tensor.detach() first.", UserWarning, stacklevel=2)
+        if self._requires_grad and STATE.enabled:  # (PyTorch warns for float(t), once, not for t.item() or int(t))
+            warn_once("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                      "Consider using tensor.detach() first.")
         return float(self._one_element().item())
 
     def __int__(self):
@@ -444,15 +486,7 @@ class Tensor:
             return self.to("cuda")
         return self.to(device if not isinstance(device, int) else f"cuda:{device}")
 
-    def float(self): return self.to(_dtype.float32)  # noqa: E301,E704,A003
-    def double(self): return self.to(_dtype.float64)  # noqa: E301,E704
-    def half(self): return self.to(_dtype.float16)  # noqa: E301,E704
-    def int(self): return self.to(_dtype.int32)  # noqa: E301,E704,A003
-    def long(self): return self.to(_dtype.int64)  # noqa: E301,E704
-    def short(self): return self.to(_dtype.int16)  # noqa: E301,E704
-    def char(self): return self.to(_dtype.int8)  # noqa: E301,E704
-    def byte(self): return self.to(_dtype.uint8)  # noqa: E301,E704
-    def bool(self): return self.to(_dtype.bool)  # noqa: E301,E704,A003
+    # float(), double(), half(), int(), long(), short(), char(), byte(), bool(): below the class
 
     def type_as(self, other):
         return self.to(other.dtype)
@@ -568,22 +602,38 @@ class Tensor:
             return tensor(data, dtype=dtype or self.dtype, device=device or self._device,
                           requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-        from ._factories import zeros
-        return zeros(*size, dtype=dtype or self.dtype, device=device or self._device, requires_grad=requires_grad)
+    def new_zeros(self, *size, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, **kw):
+        from ._factories import _size, sizes_by_keyword, zeros
+        if kw:  # new_zeros(size=(2, 3)), as PyTorch names it
+            size = sizes_by_keyword(size, kw, "new_zeros")
+        return zeros(_size(size, "new_zeros"), dtype=dtype or self.dtype, device=device or self._device,
+                     requires_grad=requires_grad)
 
-    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-        from ._factories import ones
-        return ones(*size, dtype=dtype or self.dtype, device=device or self._device, requires_grad=requires_grad)
-
-    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-        from ._factories import full
-        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self._device,
+    def new_ones(self, *size, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, **kw):
+        from ._factories import _size, sizes_by_keyword, ones
+        if kw:  # new_ones(size=(2, 3)), as PyTorch names it
+            size = sizes_by_keyword(size, kw, "new_ones")
+        return ones(_size(size, "new_ones"), dtype=dtype or self.dtype, device=device or self._device,
                     requires_grad=requires_grad)
 
-    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
-        from ._factories import empty
-        return empty(*size, dtype=dtype or self.dtype, device=device or self._device, requires_grad=requires_grad)
+    def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
+                 pin_memory=False):
+        from ._factories import _size, _size_sequence, full
+        return full(_size((_size_sequence(size, "new_full"),), "new_full"), fill_value, dtype=dtype or self.dtype,
+                    device=device or self._device, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, **kw):
+        from ._factories import _size, sizes_by_keyword, empty
+        if kw:  # new_empty(size=(2, 3)), as PyTorch names it
+            size = sizes_by_keyword(size, kw, "new_empty")
+        return empty(_size(size, "new_empty"), dtype=dtype or self.dtype, device=device or self._device,
+                     requires_grad=requires_grad)
+
+    def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, layout=None,
+                          pin_memory=False):
+        from ._ops.scatter_views import empty_strided
+        return empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self._device,
+                             requires_grad=requires_grad)
 
 
 _PERMUTE = None
@@ -670,24 +720,6 @@ class _RemovableHandle:
             self._hooks.remove(self._hook)
 
 
-class _UntypedStorage:
-    def __init__(self, t, root):
-        self._t, self._root = t, root
-
-    def data_ptr(self):
-        from ._ops.views import data_ptr
-        return data_ptr(self._root)
-
-    def nbytes(self):
-        return int(self._root.nbytes)
-
-    def size(self):
-        return int(self._root.nbytes)
-
-    def __len__(self):
-        return self.size()
-
-
 def _rebuild(arr, device, requires_grad):
     from ._factories import tensor
     return tensor(arr, dtype=_dtype.from_numpy_dtype(arr.dtype), device=device, requires_grad=requires_grad)
@@ -729,6 +761,27 @@ def _suggested_format(t):
         return channels_last if t.ndim == 4 else channels_last_3d
     return contiguous_format
 
+
+def _cast(dt, name):
+    def cast(self, memory_format=preserve_format):
+        return self.to(dt) if memory_format is preserve_format else self.to(dt, memory_format=memory_format)
+    cast.__name__ = cast.__qualname__ = name
+    return cast
+
+
+# t.float() is t.to(torch.float32), ...
+for _name, _dt in {"float": _dtype.float32, "double": _dtype.float64, "half": _dtype.float16, "int": _dtype.int32,
+                   "long": _dtype.int64, "short": _dtype.int16, "char": _dtype.int8, "byte": _dtype.uint8,
+                   "bool": _dtype.bool}.items():
+    setattr(Tensor, _name, _cast(_dt, _name))
+
+
+def bfloat16(self, memory_format=preserve_format):
+    """Refused, in words that say why (NumPy, so minitorch, has no bfloat16)."""
+    return self.to(_dtype.as_dtype(_dtype.bfloat16, "Tensor.bfloat16"), memory_format=memory_format)
+
+
+Tensor.bfloat16 = bfloat16
 
 _ = STATE  # imported for the op modules that extend Tensor
 _FIELDS = tuple(n for n in Tensor.__slots__ if not n.startswith("__"))

@@ -1,5 +1,6 @@
 """torch.finfo and torch.iinfo: the limits of a floating-point or integer dtype
-(`torch.finfo(torch.float32).eps`, `torch.iinfo(torch.uint8).max`), read from NumPy's."""
+(`torch.finfo(torch.float32).eps`, `torch.iinfo(torch.uint8).max`), read from NumPy's (bfloat16's,
+which NumPy lacks, from its format)."""
 from __future__ import annotations
 
 import numpy as np
@@ -19,11 +20,16 @@ class finfo:  # noqa: N801 (PyTorch's name)
         if not isinstance(dt, _dtype.dtype) or not dt.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
-        info = np.finfo(dt.np)
-        self.bits = int(info.bits)
-        self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
-        self.tiny = self.smallest_normal = float(info.smallest_normal)
-        self.resolution = 10.0 ** -int(info.precision)
+        if dt is _dtype.bfloat16:  # (no NumPy type to ask: float32's exponent, 8 significant bits)
+            self.bits, self.eps, self.max, self.resolution = 16, 2.0 ** -7, (2 - 2.0 ** -7) * 2.0 ** 127, 0.01
+            self.min, self.tiny = -self.max, 2.0 ** -126
+        else:
+            info = np.finfo(dt.np)
+            self.bits = int(info.bits)
+            self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
+            self.tiny = float(info.smallest_normal)
+            self.resolution = 10.0 ** -int(info.precision)
+        self.smallest_normal = self.tiny
         self.dtype = dt.name
 
     def __eq__(self, other):

@@ -4,9 +4,10 @@ Norms (vector, matrix, and `norm`, which picks one the way PyTorch does), the sq
 routines NumPy (or CuPy) provides in one call (inv, det, solve, svdvals), the decompositions
 (svd, eigh, qr, cholesky, lu: minitorch/_linalg_decomp.py) and what is composed from them (lstsq,
 pinv, slogdet, matrix_rank, cond, matrix_power, multi_dot, lu_solve, solve_ex), triangular
-systems (solve_triangular), matrix_exp, vander and diagonal. Each has its gradient. The rest of
-torch.linalg (eig, eigvals: complex results, which minitorch has no dtype for) is named here too
-and raises NotImplementedError when called.
+systems (solve_triangular), matrix_exp, vander and diagonal, tensordot's inverse (tensorinv,
+tensorsolve) and the compact factorizations (householder_product, ldl_factor, ldl_solve:
+minitorch/_linalg_compact.py). Each has its gradient where PyTorch has one. eig and eigvals (complex
+results, which minitorch has no dtype for) are named here too and raise NotImplementedError.
 """
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ import numpy as np
 from .amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from . import _dtype, return_types
 from ._linalg_decomp import (Cholesky, Eigh, Lstsq, Lu, LuFactor, LuSolve, LuUnpack, MatrixExp, Pinv, Qr, Slogdet,
-                             SolveTriangular, Svd, first_bad_minor, lu_array, permutation_array)
+                             SolveTriangular, Svd, cholesky_array, lapack_layout, lu_array, lu_solve_array,
+                             permutation_array)
+from ._errors import torch_arguments
 from ._ops import common
 from ._ops.linalg import matmul  # noqa: F401  (torch.linalg.matmul is torch.matmul)
 from ._ops.reduce import _np_quiet, norm as _vector_norm
@@ -25,8 +28,12 @@ from ._ops._prim import Primitive
 from .autograd.grad_mode import STATE
 
 
-class LinAlgError(RuntimeError):
-    """A matrix the routine cannot handle (singular, ...): torch.linalg.LinAlgError."""
+class _LinAlgError(RuntimeError):
+    """A matrix the routine cannot handle (singular, not positive-definite): torch.linalg.LinAlgError,
+    a RuntimeError (PyTorch's class is named _LinAlgError too, which is what a traceback shows)."""
+
+
+LinAlgError = _LinAlgError
 
 
 # The kernel PyTorch names when a float16 input has none ('"linalg_svd_cpu" not implemented for
@@ -54,9 +61,20 @@ def _matrices(op, A, square=True):
     return A
 
 
-def _singular(op):
-    return LinAlgError(f"{op}: The input matrix is singular, so the {'inversion' if 'inv' in op else 'solver'} "
-                       "could not be completed (its rows are linearly dependent).")
+def linalg_error(op, info, message):
+    """PyTorch's error for the first matrix of a batch whose LAPACK `info` is not 0 (`message(k)`
+    says what info k means), with the batch element it was when there is a batch."""
+    flat = info.reshape(-1)
+    i = int((flat > 0).argmax())
+    where = f"(Batch element {i}): " if info.ndim else ""
+    return LinAlgError(f"{op}: {where}{message(int(flat[i]))}")
+
+
+def _singular(op, info):
+    if "inv" in op:
+        return linalg_error(op, info, lambda k: f"The diagonal element {k} is zero, the inversion could not be "
+                                                "completed because the input matrix is singular.")
+    return linalg_error(op, info, lambda k: "The solver failed because the input matrix is singular.")
 
 
 # ---- inv, det, solve, svdvals: forward in the backend, backward in Tensor ops ------------------
@@ -66,12 +84,13 @@ class Inv(Primitive):
     saves_output = True
 
     @staticmethod
-    def forward(ctx, A):
+    def forward(ctx, A, *, op, check):
         xp = A._device.xp
         try:
-            return xp.linalg.inv(A._data)
-        except xp.linalg.LinAlgError:
-            raise _singular("linalg.inv") from None
+            return lapack_layout(xp.linalg.inv(A._data))
+        except xp.linalg.LinAlgError:  # a zero pivot: PyTorch's error names it, or inv_ex's inf / nan
+            eye = xp.broadcast_to(xp.eye(A.shape[-1], dtype=A._data.dtype), A.shape)
+            return lapack_layout(_solve_by_lu(xp, A._data, eye, op if check else None))
 
     @staticmethod
     def backward(ctx, grad):
@@ -99,6 +118,16 @@ class Det(Primitive):
         return ((grad.unsqueeze(-1).unsqueeze(-1) * det) * inv(safe).mT,)
 
 
+def _solve_by_lu(xp, a, b, op):
+    """X with a X = b by LAPACK's steps (getrf, then the two substitutions), for a matrix NumPy
+    found singular: PyTorch's error naming the first zero pivot when `op` is given, else the inf
+    and nan the substitutions give (inv_ex, solve_ex)."""
+    lu, piv, info = lu_array(xp, a)
+    if op is not None and bool((info > 0).any()):
+        raise _singular(op, info) from None
+    return lu_solve_array(xp, lu, permutation_array(xp, piv, a.shape[-2], a.dtype), b)
+
+
 def eye_like(A):
     xp = A._device.xp
     return type(A)._make(xp.broadcast_to(xp.eye(A.shape[-1], dtype=A._data.dtype), A.shape), A._device)
@@ -118,8 +147,11 @@ class Solve(Primitive):
         try:
             x = xp.linalg.solve(a, b)  # batch dims broadcast; the engine sums them back
         except xp.linalg.LinAlgError:
-            raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.") from None
-        return x[..., 0] if vector else x if left else x.swapaxes(-1, -2)
+            x = _solve_by_lu(xp, xp.broadcast_to(a, xp.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + a.shape[-2:]),
+                             b, "torch.linalg.solve")
+        if vector:  # (PyTorch lays out a batch of vector solutions as a column-major matrix too)
+            return lapack_layout(x[..., 0]) if x.ndim > 2 else x[..., 0]
+        return lapack_layout(x) if left else xp.ascontiguousarray(x.swapaxes(-1, -2))
 
     @staticmethod
     def backward(ctx, grad):
@@ -157,11 +189,17 @@ class SvdVals(Primitive):
         u, vh = make(ctx.u, grad._device), make(ctx.vh, grad._device)
         return ((u * grad.unsqueeze(-2)) @ vh,)
 
+    @staticmethod
+    def forward_derivative(inputs, outputs, tangents):
+        """Forward-mode AD (autograd/forward_ad.py): dS_i = u_i^T dA v_i."""
+        U, _, Vh = svd(inputs[0], full_matrices=False)
+        return (((U.mT @ tangents[0]) * Vh).sum(-1),)
+
 
 @_amp.float32_cpu
 def inv(A, *, out=None):
     _no_out("inv", out)
-    return Inv.apply(_matrices("linalg.inv", A))
+    return Inv.apply(_matrices("linalg.inv", A), op="linalg.inv", check=True)
 
 
 def det(A, *, out=None):
@@ -171,6 +209,11 @@ def det(A, *, out=None):
 
 def solve(A, B, *, left=True, out=None):
     _no_out("solve", out)
+    return Solve.apply(A, B, vector=_solve_operands(A, B, left), left=left)
+
+
+def _solve_operands(A, B, left):
+    """PyTorch's checks of A X = B (X A = B); whether B is a vector (or a batch of them)."""
     _matrices("linalg.solve", A)
     common.same_device("linalg.solve", A, B)
     if A.dtype is not B.dtype:
@@ -182,7 +225,7 @@ def solve(A, B, *, left=True, out=None):
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = B "
                            f"({A.shape[-2]}x{A.shape[-1]} and {rows}x{cols})")
     common.broadcast_shapes(A.shape[:-2], B.shape[:-1] if vector else B.shape[:-2], op="linalg.solve")
-    return Solve.apply(A, B, vector=vector, left=left)
+    return vector
 
 
 def svdvals(A, *, driver=None, out=None):
@@ -192,47 +235,47 @@ def svdvals(A, *, driver=None, out=None):
 
 # ---- norms ---------------------------------------------------------------------------------
 
-def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002
+def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002
     _no_out("vector_norm", out)
     if isinstance(ord, str):
         raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, not str")
-    return _vector_norm(x, p=ord, dim=dim, keepdim=keepdim, dtype=dtype)
+    return _vector_norm(input, p=ord, dim=dim, keepdim=keepdim, dtype=dtype)
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):  # noqa: A002
+def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):  # noqa: A002
     """'fro', 'nuc', 1, -1, 2, -2, inf, -inf over the two dims `dim`, as torch.linalg.matrix_norm."""
     _no_out("matrix_norm", out)
-    if A.ndim < 2:
+    if input.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     if dtype is not None:
-        A = A.to(dtype)
-    if not A.dtype.is_floating_point:
+        input = input.to(dtype)
+    if not input.dtype.is_floating_point:
         raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got "
-                           f"{A.dtype._short}")
+                           f"{input.dtype._short}")
     if not isinstance(dim, (tuple, list)) or len(dim) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {dim}")
-    d0, d1 = common.wrap_dims(tuple(dim), A.ndim, "linalg.matrix_norm")
+    d0, d1 = common.wrap_dims(tuple(dim), input.ndim, "linalg.matrix_norm")
     if ord == "fro":
-        return _vector_norm(A, p=2, dim=(d0, d1), keepdim=keepdim)
+        return _vector_norm(input, p=2, dim=(d0, d1), keepdim=keepdim)
     if ord in ("nuc", 2, -2):
-        s = svdvals(A.movedim((d0, d1), (-2, -1)))
+        s = svdvals(input.movedim((d0, d1), (-2, -1)))
         r = s.sum(-1, keepdim=keepdim) if ord == "nuc" else s.amax(-1, keepdim) if ord == 2 else s.amin(-1, keepdim)
         if keepdim:  # back where the two dims were: the inverse of the movedim above
-            rest = [d for d in range(A.ndim) if d not in (d0, d1)]
+            rest = [d for d in range(input.ndim) if d not in (d0, d1)]
             order = rest + [d0, d1]
-            r = r.unsqueeze(-1).permute([order.index(d) for d in range(A.ndim)])
+            r = r.unsqueeze(-1).permute([order.index(d) for d in range(input.ndim)])
         return r
     if ord in (1, -1, float("inf"), -float("inf")):
         if ord in (float("inf"), -float("inf")):  # the largest row sum: sum over columns first
             d0, d1 = d1, d0
-        r = A.abs().sum(d0, keepdim=keepdim)
+        r = input.abs().sum(d0, keepdim=keepdim)
         if not keepdim and d1 > d0:
             d1 -= 1
         return r.amax(d1, keepdim=keepdim) if ord > 0 else r.amin(d1, keepdim=keepdim)
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
-def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002
+def norm(input, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A002
     """A vector norm over one dim (or over everything when neither ord nor dim is given), else a
     matrix norm over two: torch.linalg.norm's rule."""
     _no_out("norm", out)
@@ -240,20 +283,20 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa
         dim = (dim,)
     if dim is not None:
         if len(dim) == 2:
-            return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)
+            return matrix_norm(input, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)
         if isinstance(ord, str):
             raise RuntimeError(f"linalg.vector_norm: ord must be a number for a vector norm. Got {ord!r}")
-        return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+        return vector_norm(input, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
     if ord is None:
-        return vector_norm(A, 2, None, keepdim, dtype=dtype)
-    if A.ndim not in (1, 2):
+        return vector_norm(input, 2, None, keepdim, dtype=dtype)
+    if input.ndim not in (1, 2):
         raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
-                           f"Got {A.ndim}D.")
-    if A.ndim == 1:
+                           f"Got {input.ndim}D.")
+    if input.ndim == 1:
         if isinstance(ord, str):
             raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
-        return vector_norm(A, ord, None, keepdim, dtype=dtype)
-    return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype)
+        return vector_norm(input, ord, None, keepdim, dtype=dtype)
+    return matrix_norm(input, ord, (-2, -1), keepdim, dtype=dtype)
 
 
 # ---- decompositions, and what is composed from them -----------------------------------------
@@ -264,18 +307,18 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
     return return_types.linalg_svd(*Svd.apply(_matrices("linalg.svd", A, square=False), full_matrices=bool(full_matrices)))
 
 
-def eigh(A, UPLO="L", *, out=None):
+def eigh(input, UPLO="L", *, out=None):
     """The eigenvalues (ascending) and eigenvectors of a symmetric matrix, from its lower (UPLO='L')
     or upper triangle."""
     _no_out("eigh", out)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    return return_types.linalg_eigh(*Eigh.apply(_matrices("linalg.eigh", A), UPLO=UPLO))
+    return return_types.linalg_eigh(*Eigh.apply(_matrices("linalg.eigh", input), UPLO=UPLO))
 
 
-def eigvalsh(A, UPLO="L", *, out=None):
+def eigvalsh(input, UPLO="L", *, out=None):
     _no_out("eigvalsh", out)
-    return eigh(A, UPLO).eigenvalues
+    return eigh(input, UPLO).eigenvalues
 
 
 def qr(A, mode="reduced", *, out=None):
@@ -286,30 +329,30 @@ def qr(A, mode="reduced", *, out=None):
     return return_types.linalg_qr(*Qr.apply(_matrices("linalg.qr", A, square=False), mode=mode))
 
 
-def cholesky(A, *, upper=False, out=None):
+def cholesky(input, *, upper=False, out=None, _op="linalg.cholesky"):
     _no_out("cholesky", out)
-    return Cholesky.apply(_matrices("linalg.cholesky", A), upper=bool(upper))
+    return Cholesky.apply(_matrices("linalg.cholesky", input), upper=bool(upper), op=_op)[0]
 
 
-def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+def cholesky_ex(input, *, upper=False, check_errors=False, out=None):
     """cholesky, with `info` (0, or the order of the first leading minor that is not positive
-    definite) in place of the error; where info > 0, L is zeros (PyTorch's is a partial factor)."""
+    definite) in place of the error; where info > 0, L is the partial factor LAPACK leaves."""
     _no_out("cholesky_ex", out)
-    from ._factories import zeros, zeros_like
-    _matrices("linalg.cholesky", A)
-    info = zeros(A.shape[:-2], dtype=_dtype.int32, device=A.device)
-    try:
-        return return_types.linalg_cholesky_ex(cholesky(A, upper=upper), info)
-    except LinAlgError:
-        if check_errors or A.ndim > 2:
-            raise
-        return return_types.linalg_cholesky_ex(zeros_like(A), info.fill_(first_bad_minor(A)))
+    L, info = Cholesky.apply(_matrices("linalg.cholesky", input), upper=bool(upper),
+                             op="linalg.cholesky_ex" if check_errors else None)
+    return return_types.linalg_cholesky_ex(L, info)
 
 
 def inv_ex(A, *, check_errors=False, out=None):
+    """inv, with `info` (0, or the first zero pivot of A's LU, 1-based) in place of the error; where
+    info > 0 the inverse holds the inf and nan LAPACK's substitutions give."""
     _no_out("inv_ex", out)
-    from ._factories import zeros
-    return return_types.linalg_inv_ex(inv(A), zeros(A.shape[:-2], dtype=_dtype.int32))
+    inverse = Inv.apply(_matrices("linalg.inv", A), op="linalg.inv_ex", check=bool(check_errors))
+    xp = A._device.xp
+    info = xp.zeros(A.shape[:-2], dtype=xp.int32)
+    if not bool(xp.isfinite(inverse._data).all()):  # (a zero pivot, or non-finite entries in A)
+        info = lu_array(xp, A._data)[2]
+    return return_types.linalg_inv_ex(inverse, type(A)._make(info, A._device))
 
 
 def _tolerance(op, A, atol, rtol, rcond=None):
@@ -325,64 +368,64 @@ def _tolerance(op, A, atol, rtol, rcond=None):
     return 0.0 if atol is None else atol, rtol
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):  # noqa: A002
     _no_out("pinv", out)
-    if A.ndim < 2 or not A.dtype.is_floating_point or A.dtype.itemsize < 4:
-        raise RuntimeError(f"linalg.pinv({A.dtype._short}{list(A.shape)}): expected a tensor with 2 or more "
+    if input.ndim < 2 or not input.dtype.is_floating_point or input.dtype.itemsize < 4:
+        raise RuntimeError(f"linalg.pinv({input.dtype._short}{list(input.shape)}): expected a tensor with 2 or more "
                            "dimensions of float, double, cfloat or cdouble types")
-    atol, rtol = _tolerance("linalg.pinv", A, atol, rtol)
-    return Pinv.apply(A, atol=atol, rtol=rtol)
+    atol, rtol = _tolerance("linalg.pinv", input, atol, rtol, rcond)
+    return Pinv.apply(input, atol=atol, rtol=rtol)
 
 
-def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None, out=None):
+def matrix_rank(input, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):  # noqa: A002
     _no_out("matrix_rank", out)
-    if A.ndim < 2:
+    if input.ndim < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
-    if not A.dtype.is_floating_point or A.dtype.itemsize < 4:
+    if not input.dtype.is_floating_point or input.dtype.itemsize < 4:
         raise RuntimeError("This function doesn't handle types other than float and double")
-    atol, rtol = _tolerance("linalg.matrix_rank", A, tol if tol is not None else atol, rtol)
-    xp = A._device.xp
-    s = svdvals(A.detach())._data
+    atol, rtol = _tolerance("linalg.matrix_rank", input, tol if tol is not None else atol, rtol)
+    xp = input._device.xp
+    s = svdvals(input.detach())._data
     if s.shape[-1] == 0:
         ranks = xp.zeros(s.shape[:-1], dtype=xp.int64)
     else:
         ranks = (s > xp.maximum(atol, rtol * s[..., :1])).sum(-1).astype(xp.int64)
-    return type(A)._make(xp.asarray(ranks), A._device)
+    return type(input)._make(xp.asarray(ranks), input._device)
 
 
-def lstsq(A, B, rcond=None, *, driver=None):
+def lstsq(input, b, rcond=None, *, driver=None):
     """The least-squares solution X of A X = B (the minimum-norm one when A is rank deficient),
     with PyTorch's residuals, rank and singular values for each driver (empty when the driver does
     not compute them)."""
     op = "torch.linalg.lstsq"
-    if not (A.dtype.is_floating_point and B.dtype.is_floating_point) or A.dtype.itemsize < 4:
+    if not (input.dtype.is_floating_point and b.dtype.is_floating_point) or input.dtype.itemsize < 4:
         raise RuntimeError("This function doesn't handle types other than float and double")
-    if A.dtype is not B.dtype:
+    if input.dtype is not b.dtype:
         raise RuntimeError(f"{op}: Expected input and other to have the same dtype, but got input's dtype "
-                           f"{A.dtype._short} and other's dtype {B.dtype._short}")
-    if A.ndim < 2:
+                           f"{input.dtype._short} and other's dtype {b.dtype._short}")
+    if input.ndim < 2:
         raise RuntimeError(f"{op}: input must have at least 2 dimensions.")
-    vector = B.ndim == A.ndim - 1
-    if B.ndim < 1 or (not vector and B.ndim < 2):
+    vector = b.ndim == input.ndim - 1
+    if b.ndim < 1 or (not vector and b.ndim < 2):
         raise RuntimeError(f"{op}: other must have at least 1 dimension.")
-    if (B.shape[-1] if vector else B.shape[-2]) != A.shape[-2]:
+    if (b.shape[-1] if vector else b.shape[-2]) != input.shape[-2]:
         raise RuntimeError(f"{op}: input.size(-2) should match other.size(-{1 if vector else 2})")
     driver = driver or "gelsy"
     if driver not in ("gels", "gelsy", "gelsd", "gelss"):
         raise RuntimeError(f"{op}: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
-    common.same_device(op, A, B)
-    m, n = A.shape[-2:]
-    atol, rtol = _tolerance(op, A, None, None, rcond)
-    xp = A._device.xp
-    s = svdvals(A.detach())._data
+    common.same_device(op, input, b)
+    m, n = input.shape[-2:]
+    atol, rtol = _tolerance(op, input, None, None, rcond)
+    xp = input._device.xp
+    s = svdvals(input.detach())._data
     rank = (s > xp.maximum(atol, rtol * s[..., :1])).sum(-1) if s.shape[-1] else xp.zeros(s.shape[:-1], xp.int64)
     residuals = driver != "gelsy" and m > n and bool((rank == n).all())
-    X, res = Lstsq.apply(A, B, rtol=rtol, vector=vector, residuals=residuals)
+    X, res = Lstsq.apply(input, b, rtol=rtol, vector=vector, residuals=residuals)
     from ._factories import tensor as _tensor
-    make = type(A)._make
-    rank_t = make(xp.asarray(rank).astype(xp.int64), A._device) if driver != "gels" else \
-        _tensor([], dtype=_dtype.int64, device=A.device)
-    sv = make(s, A._device) if driver in ("gelsd", "gelss") else _tensor([], dtype=A.dtype, device=A.device)
+    make = type(input)._make
+    rank_t = make(xp.asarray(rank).astype(xp.int64), input._device) if driver != "gels" else \
+        _tensor([], dtype=_dtype.int64, device=input.device)
+    sv = make(s, input._device) if driver in ("gelsd", "gelss") else _tensor([], dtype=input.dtype, device=input.device)
     return return_types.linalg_lstsq(X, res, rank_t, sv)
 
 
@@ -391,35 +434,35 @@ def slogdet(A, *, out=None):
     return return_types.linalg_slogdet(*Slogdet.apply(_matrices("linalg.slogdet", A)))
 
 
-def logdet(A):
+def logdet(input):
     """log det A: nan where det A < 0, -inf where it is 0 (PyTorch's composition of slogdet)."""
-    sign, logabs = return_types.linalg_slogdet(*Slogdet.apply(_matrices("logdet", A)))
+    sign, logabs = return_types.linalg_slogdet(*Slogdet.apply(_matrices("logdet", input)))
     from ._ops.pointwise import where
     return where(sign < 0, math.nan, logabs)
 
 
-def matrix_power(A, n, *, out=None):
+def matrix_power(input, n, *, out=None):
     """A to an integer power by repeated squaring, as PyTorch multiplies (n < 0: of the inverse)."""
     _no_out("matrix_power", out)
-    if A.ndim < 2:
+    if input.ndim < 2:
         raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
-    if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but they are {A.shape[-2]} "
-                           f"by {A.shape[-1]} matrices")
+    if input.shape[-1] != input.shape[-2]:
+        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but they are {input.shape[-2]} "
+                           f"by {input.shape[-1]} matrices")
     n = int(n)
     if n == 0:
         from ._factories import eye
-        return A.clone().copy_(eye(A.shape[-1], dtype=A.dtype, device=A.device).expand_as(A))
+        return input.clone().copy_(eye(input.shape[-1], dtype=input.dtype, device=input.device).expand_as(input))
     if n < 0:
-        A, n = inv(A), -n
+        input, n = inv(input), -n
         if n == 1:
-            return A
+            return input
     if n == 1:
-        return A.clone()
+        return input.clone()
     z = result = None
     while n > 0:
         bit, n = n % 2, n // 2
-        z = A if z is None else z @ z
+        z = input if z is None else z @ z
         if bit:
             result = z if result is None else result @ z
     return result
@@ -473,18 +516,21 @@ def _chain_order(dims):
     return split
 
 
-def cond(A, p=None, *, out=None):
+def cond(input, p=None, *, out=None):
     """The condition number: the ratio of the extreme singular values (p None, 2, -2), else
     norm(A, p) * norm(inv(A), p)."""
     _no_out("cond", out)
-    if A.ndim < 2:
+    if input.ndim < 2:
         raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
     if p is None or p in (2, -2):
-        s = svdvals(A)
+        s = svdvals(input)
         big, small = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
         return (big / small if p != -2 else small / big).squeeze(-1)
-    _matrices("linalg.cond", A)
-    return (matrix_norm(A, p) * matrix_norm(inv(A), p)).nan_to_num(math.inf, math.inf, -math.inf)
+    _matrices("linalg.cond", input)
+    inverse, info = inv_ex(input)
+    inverse = inverse.masked_fill((info > 0).unsqueeze(-1).unsqueeze(-1), math.inf)
+    # (0 * inf, the norm of a zero matrix times its inverse's, is inf, as in NumPy)
+    return (matrix_norm(input, p) * matrix_norm(inverse, p)).nan_to_num(math.inf, math.inf, -math.inf)
 
 
 def vecdot(x, y, *, dim=-1, out=None):
@@ -528,11 +574,11 @@ def _same_dtype(op, A, B, names=("A", "B")):
                            f"{A.dtype._short} and {b} of type {B.dtype._short} instead")
 
 
-def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+def solve_triangular(input, B, *, upper, left=True, unitriangular=False, out=None):
     """X with A X = B (left) or X A = B, for a triangular A: only its upper or lower triangle is read
     (unitriangular: with ones on the diagonal); batch dims broadcast."""
-    B = triangular_operands(A, B, left)
-    r = SolveTriangular.apply(A, B, upper=bool(upper), left=bool(left), unitriangular=bool(unitriangular))
+    B = triangular_operands(input, B, left)
+    r = SolveTriangular.apply(input, B, upper=bool(upper), left=bool(left), unitriangular=bool(unitriangular))
     return _write("solve_triangular", r, out)
 
 
@@ -584,7 +630,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
         raise RuntimeError(_zero_pivot("torch.linalg.lu_factor_ex", int(info.reshape(-1)[(info > 0).reshape(-1)][0])))
     xp, make = A._device.xp, type(A)._make
     P = permutation_array(xp, piv, A.shape[-2], A._data.dtype)
-    LU = LuFactor.apply(A, lu=lu, P=P)
+    LU = LuFactor.apply(A, lu=lapack_layout(lu), P=P)
     r = _LuFactorEx(LU, make(piv, A._device), make(info, A._device))
     return _write("lu_factor_ex", r, out)
 
@@ -657,14 +703,13 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     """solve, with `info` (0, or the first zero pivot of A's LU) beside the result; a singular A then
     gives the inf / nan the substitution produces, not an error."""
     from ._factories import zeros
-    _matrices("linalg.solve", A)
+    vector = _solve_operands(A, B, left)
     _, _, info = lu_array(A._device.xp, A._data.reshape((-1,) + A.shape[-2:]))
     info = info.reshape(A.shape[:-2])
     if bool((info > 0).any()):
         if check_errors:
-            raise LinAlgError("torch.linalg.solve_ex: The solver failed because the input matrix is singular.")
+            raise _singular("torch.linalg.solve_ex", info)
         LU, piv, _ = lu_factor_ex(A)
-        vector = left and (B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1]))
         X = lu_solve(LU, piv, B.unsqueeze(-1) if vector else B, left=left)
         X = X.squeeze(-1) if vector else X
     else:
@@ -674,19 +719,19 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     return _write("solve_ex", r, out)
 
 
-def matrix_exp(A):
+def matrix_exp(input):
     """exp(A) = sum_k A^k / k!, by scaling and squaring a Pade approximant."""
     op = "linalg.matrix_exp"
-    if A.ndim < 2:
+    if input.ndim < 2:
         raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
-    if not A.dtype.is_floating_point:
-        raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {A.dtype._short}")
-    if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"{op}: A must be batches of square matrices, but they are {A.shape[-2]} by "
-                           f"{A.shape[-1]} matrices")
-    if A.dtype.itemsize < 4:  # (computed in float32, rounded once)
-        return MatrixExp.apply(A.float()).to(A.dtype)
-    return MatrixExp.apply(A)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {input.dtype._short}")
+    if input.shape[-1] != input.shape[-2]:
+        raise RuntimeError(f"{op}: A must be batches of square matrices, but they are {input.shape[-2]} by "
+                           f"{input.shape[-1]} matrices")
+    if input.dtype.itemsize < 4:  # (computed in float32, rounded once)
+        return MatrixExp.apply(input.float()).to(input.dtype)
+    return MatrixExp.apply(input)
 
 
 def vander(x, *, N=None):
@@ -710,31 +755,60 @@ def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     return A.diagonal(offset, dim1, dim2)
 
 
-# ---- the rest of torch.linalg: named, so that a call says what is missing ------------------------
+# ---- tensordot's inverse, and the compact factorizations (minitorch/_linalg_compact.py) -----------
 
-def _missing(name):
-    def f(*args, **kwargs):
-        raise NotImplementedError(f"torch.linalg.{name} is not implemented in minitorch (available: "
-                                  f"{', '.join(__all__)})")
-    f.__name__ = name
-    return f
+def tensorinv(input, ind=2, *, out=None):
+    """X with tensordot(A, X, ind) the identity: inv of A seen as a (prod(A.shape[:ind]), ...) matrix,
+    its result shaped A.shape[ind:] + A.shape[:ind]."""
+    _no_out("tensorinv", out)
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows, cols = math.prod(input.shape[:ind]), math.prod(input.shape[ind:])
+    if rows != cols:
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {cols} != {rows}")
+    inverse = Inv.apply(_matrices("linalg.inv", input.reshape(rows, rows)), op="inv", check=True)
+    return inverse.reshape(tuple(input.shape[ind:]) + tuple(input.shape[:ind]))
 
+
+def tensorsolve(A, B, dims=None, *, out=None):
+    """X with tensordot(A, X, X.ndim) = B: solve of A seen as a square matrix (its `dims` moved to
+    the end first) against B flattened, the result shaped A.shape[B.ndim:]."""
+    _no_out("tensorsolve", out)
+    if dims is not None:
+        dims = tuple(dims)
+        A = A.movedim(dims, tuple(range(A.ndim - len(dims), A.ndim)))
+    shape = tuple(A.shape[B.ndim:])
+    n, m = math.prod(shape), B.numel()
+    if n != m:
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {n} != {m}")
+    return solve(A.reshape(n, n), B.flatten()).reshape(shape)
+
+
+from ._linalg_compact import householder_product, ldl_factor, ldl_factor_ex, ldl_solve  # noqa: E402
+
+
+# ---- the public names ---------------------------------------------------------------------------
 
 __all__ = ["cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "inv_ex",
            "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "matmul", "matrix_exp", "matrix_norm",
            "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "solve_ex",
-           "solve_triangular", "svd", "svdvals", "vander", "vecdot", "vector_norm"]
-for _name in ("tensorinv", "tensorsolve", "householder_product"):
-    globals()[_name] = _missing(_name)
+           "solve_triangular", "svd", "svdvals", "vander", "vecdot", "vector_norm", "tensorinv", "tensorsolve",
+           "householder_product", "ldl_factor", "ldl_factor_ex", "ldl_solve"]
+for _name in __all__:  # a call missing an argument: PyTorch's parser's error, which names the function so
+    if _name != "matmul":
+        globals()[_name] = torch_arguments(f"linalg_{_name}")(globals()[_name])
 del _name
 
 
+# eig and eigvals: named, so that a call says why they are missing
 def _complex_only(name):
     def f(*args, **kwargs):
         raise NotImplementedError(f"torch.linalg.{name} is not implemented in minitorch: its results are complex "
                                   "tensors, and minitorch has no complex dtypes (for a symmetric matrix, "
                                   f"linalg.{'eigh' if name == 'eig' else 'eigvalsh'} gives the same, real, values)")
-    f.__name__ = name
+    f.__name__ = f.__qualname__ = name
     return f
 
 

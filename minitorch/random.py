@@ -13,7 +13,7 @@ from ._random import (Generator, default_generator, get_rng_state, initial_seed,
                       set_rng_state)
 
 __all__ = ["Generator", "default_generator", "fork_rng", "get_rng_state", "initial_seed", "manual_seed", "seed",
-           "set_rng_state"]
+           "set_rng_state", "thread_safe_generator"]
 
 
 @contextlib.contextmanager
@@ -29,3 +29,10 @@ def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="device
         yield
     finally:
         set_rng_state(state)
+
+
+def thread_safe_generator():
+    """The generator a DataLoader *thread* worker draws from; None elsewhere (the main process, a
+    process worker), which makes the random functions use the default generator. minitorch's
+    DataLoader has process workers only, so it is always None here."""
+    return None

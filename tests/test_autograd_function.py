@@ -339,7 +339,7 @@ def test_saved_tensor_modified_in_place_is_reported():
     y = ScaledPow.apply(h, 2)
     h.add_(1)
     with pytest.raises(RuntimeError, match=r"modified by an inplace operation: \[torch.DoubleTensor \[2\]\], "
-                                           r"which is output 0 of AddBackward0, is at version 1; expected version 0"):
+                                           r"which is output 0 of Add, is at version 1; expected version 0"):
         y.sum().backward()
 
 

@@ -132,6 +132,7 @@ CASES = [
     Case("radd_scalar", lambda L, x: 1.5 + x, (2, 3)),
     Case("sub", lambda L, x, y: x - y, (2, 3), (2, 1)),
     Case("sub_scalar", lambda L, x: x - 2.0, (2, 3)),
+    Case("sub_alpha", lambda L, x, y: L.sub(x, y, alpha=-1.5), (2, 3), (3,)),
     Case("rsub_scalar", lambda L, x: 2.0 - x, (2, 3)),
     Case("mul", lambda L, x, y: x * y, (4, 1, 3), (2, 3)),
     Case("mul_same", lambda L, x: x * x, (2, 3)),
@@ -249,6 +250,7 @@ CASES = [
     Case("expand_keep", lambda L, x: x.expand(2, -1, -1), (1, 3, 4)),
     Case("expand_as", lambda L, x, y: x.expand_as(y) * y, (1, 4), (3, 4)),
     Case("narrow", lambda L, x: x.narrow(1, 1, 2), (3, 4)),
+    Case("narrow_copy", lambda L, x: x.narrow_copy(1, 1, 2), (3, 4)),
     Case("view_chain", lambda L, x: x.t()[1:, ::2].unsqueeze(0).flatten(), (3, 4)),
     # ---- indexing ----
     Case("getitem_int", lambda L, x: x[1], (3, 4)),
@@ -299,7 +301,7 @@ CASES = [
 # Primitives with a recorded backward, and the case names that exercise each. A primitive
 # added to minitorch/_ops without an entry here fails test_every_differentiable_primitive_has_a_case.
 COVERAGE = {
-    "Add": ["add", "add_scalar"], "Sub": ["sub"], "Rsub": ["rsub_scalar"], "Mul": ["mul", "mul_scalar"],
+    "Add": ["add", "add_scalar"], "Sub": ["sub"], "AddAlpha": ["add_alpha"], "SubAlpha": ["sub_alpha"], "Rsub": ["rsub_scalar"], "Mul": ["mul", "mul_scalar"],
     "Div": ["div", "div_scalar"], "Reciprocal": ["rdiv_scalar", "reciprocal"], "Pow": ["pow_inplace"],
     "PowTensor": ["pow"], "PowScalar": ["pow_scalar_2", "pow_scalar_half", "pow_scalar_negative", "pow_scalar_zero"],
     "PowScalarBase": ["rpow_scalar"], "Log1p": ["log1p"], "Expm1": ["expm1"], "Rsqrt": ["rsqrt"],
@@ -329,7 +331,7 @@ COVERAGE = {
     "IndexUnsqueeze": ["getitem_none"], "Alias": ["getitem_ellipsis"],
     "IndexPutInto": ["getitem_slice"], "IndexPut": ["setitem_row"], "Gather": ["gather"],
     "ScatterAlong": ["gather", "max_dim"], "Cat": ["cat"], "Flip": ["flip"], "Clone": ["clone"],
-    "ToCopy": ["to_float32_and_back"],
+    "ToCopy": ["to_float32_and_back"], "NarrowCopy": ["narrow_copy"],
     # pieces of the Tensor method layer (in-place fill / copy), checked in test_autograd_inplace.py
     "Fill": [], "FillTensor": [], "Zero": [], "Copy": [],
     # piecewise-constant: gradient 0 by definition, checked in test_zero_gradient_ops

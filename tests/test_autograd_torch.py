@@ -524,3 +524,86 @@ def test_reading_grad_of_a_non_leaf_warns_like_torch():
                                              "accessed. Its .grad attribute won't be populated during "
                                              "autograd.backward()."):
             assert y.grad is None
+
+
+# ---- saved_tensors_hooks see PyTorch's order; enforce_grad_layout_policy -----------------------------
+
+def _pack_log(lib, op):
+    log, names = [], {}
+
+    def name(x):
+        return next((k for k, v in names.items() if v.shape == x.shape and bool((v.detach() == x.detach()).all())),
+                    f"?{tuple(x.shape)}")
+
+    def pack(x):
+        log.append("P" + name(x))
+        return x.detach()
+
+    def unpack(x):
+        log.append("U" + name(x))
+        return x
+    a = names["a"] = lib.full((2, 2), 3.0).requires_grad_()
+    b = names["b"] = lib.full((2, 2), 5.0).requires_grad_()
+    with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = op(lib, a, b)
+    y.sum().backward()
+    return log, a.grad.tolist()
+
+
+@pytest.mark.parametrize("op", [
+    lambda L, a, b: a * b, lambda L, a, b: a / b, lambda L, a, b: a ** b, lambda L, a, b: a @ b,
+    lambda L, a, b: L.atan2(a, b), lambda L, a, b: L.maximum(a, b), lambda L, a, b: L.minimum(a, b),
+    lambda L, a, b: L.mm(a, b), lambda L, a, b: L.hypot(a, b), lambda L, a, b: L.xlogy(a, b),
+    lambda L, a, b: L.fmod(a, b), lambda L, a, b: L.remainder(a, b), lambda L, a, b: L.nn.functional.linear(a, b),
+    lambda L, a, b: L.nn.functional.linear(a, b, b[0]), lambda L, a, b: a.clamp(min=b), lambda L, a, b: L.lerp(a, b, 0.3),
+    lambda L, a, b: L.lerp(a, b, b / 10), lambda L, a, b: L.addcmul(a, a, b), lambda L, a, b: a.exp(),
+    lambda L, a, b: a.tanh(), lambda L, a, b: a.sigmoid(), lambda L, a, b: a.sqrt(), lambda L, a, b: a.softmax(-1),
+    lambda L, a, b: a.sin(), lambda L, a, b: L.mv(a, b[0])])
+def test_saved_tensors_hooks_pack_in_pytorchs_order(op):
+    (ours, our_grad), (theirs, their_grad) = _pack_log(minitorch, op), _pack_log(torch, op)
+    assert ours == theirs
+    np.testing.assert_allclose(our_grad, their_grad, rtol=1e-5)  # (1 - tanh(3)^2 cancels in float32)
+
+
+def test_lerp_with_a_number_weight_saves_nothing():
+    def run(lib):
+        a, b = lib.ones(3, requires_grad=True) * 1, lib.zeros(3, requires_grad=True) * 1
+        y = lib.lerp(a, b, 0.3)
+        a.mul_(2)  # PyTorch saves nothing for this gradient: no version error
+        y.sum().backward()
+        return y.grad_fn.name()
+    assert run(minitorch) == run(torch)
+
+
+def test_enforce_grad_layout_policy():
+    def run(lib):
+        out = []
+        p = lib.zeros(2, 3, 4).permute(2, 0, 1).requires_grad_()
+        (p * 2).sum().backward()
+        out.append(p.grad.stride())
+        p.grad = None
+        with lib.autograd.enforce_grad_layout_policy(False):
+            (p * 2).sum().backward()
+        out.append(p.grad.stride())
+        q = lib.zeros(3, 4).t().requires_grad_()
+        with lib.autograd.enforce_grad_layout_policy(False):
+            (q * lib.ones(4, 3)).sum().backward()
+            out.append(q.grad.stride())
+            (q * lib.ones(4, 3)).sum().backward()  # (accumulated into the one it has)
+            out.append(q.grad.stride())
+        q.grad = None
+        (q * lib.ones(4, 3)).sum().backward()
+        out.append(q.grad.stride())
+
+        @lib.autograd.enforce_grad_layout_policy(False)
+        def f():
+            q.grad = None
+            (q * 3).sum().backward()
+            return q.grad.stride()
+        out.append(f())
+        q.grad = None
+        (q * 3).sum().backward()
+        out.append((q.grad.stride(), lib.autograd.enforce_grad_layout_policy(False).clone().mode))
+        lib.autograd.enforce_grad_layout_policy(True)
+        return out
+    assert run(minitorch) == run(torch)

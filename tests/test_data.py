@@ -158,3 +158,91 @@ def test_random_split():
 def test_dataset_addition_concatenates():
     both = Squares(2) + Squares(3)
     assert len(both) == 5 and both[2][1] == 0 and both[-1][1] == 2
+
+
+# ---- num_workers > 0: PyTorch's worker processes, played out in this process -----------------------
+
+def _worker_program(lib, data):
+    """Loaders with workers; returns every batch (as lists), what each worker saw, and the main
+    process's random state after: all must be PyTorch's."""
+    import math
+    import random
+
+    class Range(data.IterableDataset):
+        def __init__(self, start, end, split=True):
+            self.start, self.end, self.split = start, end, split
+
+        def __iter__(self):
+            info = data.get_worker_info()
+            if info is None or not self.split:
+                return iter(range(self.start, self.end))
+            per = int(math.ceil((self.end - self.start) / float(info.num_workers)))
+            s = self.start + info.id * per
+            return iter(range(s, min(s + per, self.end)))
+
+    class Augmented(data.Dataset):  # random "augmentation" from torch's, Python's and NumPy's generators
+        def __len__(self):
+            return 5
+
+        def __getitem__(self, i):
+            info = data.get_worker_info()
+            return lib.tensor([float(i), lib.rand(()).item(), random.random(), float(np.random.rand()),
+                               -1.0 if info is None else float(info.id), -1.0 if info is None else info.seed % 1000])
+
+    def init_fn(worker_id):  # the docs' example: each worker narrows its copy of the dataset
+        info = data.get_worker_info()
+        per = int(math.ceil((info.dataset.end - info.dataset.start) / float(info.num_workers)))
+        info.dataset.start += worker_id * per
+        info.dataset.end = min(info.dataset.start + per, info.dataset.end)
+
+    def plain(b):
+        return b.tolist() if hasattr(b, "tolist") else [plain(x) for x in b] if isinstance(b, list) else b
+
+    def run(loader):
+        return [plain(b) for b in loader]
+
+    lib.manual_seed(0)
+    random.seed(0)
+    np.random.seed(0)
+    shared = Range(3, 12, split=False)
+    persistent = data.DataLoader(Range(0, 6), num_workers=2, batch_size=2, persistent_workers=True)
+    out = [run(data.DataLoader(Range(3, 7), num_workers=2)), run(data.DataLoader(Range(3, 7, False), num_workers=2)),
+           run(data.DataLoader(Range(0, 11), num_workers=2, batch_size=3, drop_last=True)),
+           run(data.DataLoader(shared, num_workers=2, worker_init_fn=init_fn, batch_size=2)), (shared.start, shared.end),
+           run(data.DataLoader(Augmented(), num_workers=2, batch_size=2, shuffle=True)),
+           run(persistent), run(persistent),
+           lib.rand(()).item(), random.random(), float(np.random.rand()), data.get_worker_info()]
+    return out
+
+
+def test_workers_give_pytorchs_batches_in_pytorchs_order():
+    real = pytest.importorskip("torch", reason="PyTorch not installed: differential tests skipped")
+    import torch.utils.data as real_data
+    import minitorch.utils.data as mini_data
+    state = np.random.get_state()
+    try:
+        ours, theirs = _worker_program(torch, mini_data), _worker_program(real, real_data)
+    finally:
+        np.random.set_state(state)
+    assert ours == theirs
+
+
+def test_worker_errors_and_info():
+    class Bad(Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            if i == 2:
+                raise KeyError("bad item")
+            return i
+    with pytest.raises(KeyError, match="Caught KeyError in DataLoader worker process 0"):
+        list(DataLoader(Bad(), num_workers=2))
+    assert DataLoader(Bad(), num_workers=2).prefetch_factor == 2 and DataLoader(Bad()).prefetch_factor is None
+    seen = []
+    DataLoader(Bad(), num_workers=2, worker_init_fn=lambda k: seen.append(torch.utils.data.get_worker_info()))
+    assert seen == []  # (workers start with an iteration)
+    list(DataLoader(Squares(2), num_workers=2, worker_init_fn=lambda k: seen.append(torch.utils.data.get_worker_info())))
+    assert [(w.id, w.num_workers, w.worker_method) for w in seen] == [(0, 2, "multiprocessing"), (1, 2, "multiprocessing")]
+    with pytest.raises(Exception, match="cannot assign to field"):
+        seen[0].id = 3

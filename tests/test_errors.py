@@ -190,8 +190,9 @@ def test_device_errors():
 
 def test_factory_errors():
     with raises(RuntimeError, "Trying to create tensor with negative dimension -2: [3, -2]"):
-        mt.zeros(3, -2)
-    with raises(TypeError, "argument 'size' must be tuple of ints, but found element of type float"):
+        mt.ones(3, -2)
+    with raises(TypeError, "ones(): argument 'size' failed to unpack the object at pos 2 with error \"type must be "
+                "tuple of ints,but got float\""):
         mt.ones(2, 2.0)
     with raises(RuntimeError, "upper bound and lower bound inconsistent with step sign"):
         mt.arange(0, 5, -1)

@@ -173,6 +173,8 @@ def test_zeros_ones(fn, np_fn):
 
 def test_sizes_must_be_non_negative_ints():
     with pytest.raises(RuntimeError, match="negative dimension -1"):
+        mt.ones(2, -1)
+    with pytest.raises(RuntimeError, match="zeros: Dimension size must be non-negative."):  # (PyTorch's own check)
         mt.zeros(2, -1)
     with pytest.raises(TypeError, match="tuple of ints"):
         mt.ones(2.5)
@@ -188,7 +190,9 @@ def test_full_infers_dtype_from_fill_value():
     same(mt.full((3,), 7), np.full(3, 7, np.int64), mt.int64)
     same(mt.full((2,), True), np.full(2, True), mt.bool)
     same(mt.full((2,), 7, dtype=mt.float64), np.full(2, 7.0), mt.float64)
-    same(mt.full(3, -1), np.full(3, -1))
+    same(mt.full((3,), -1), np.full(3, -1))
+    with pytest.raises(TypeError, match=r"full\(\): argument 'size' \(position 1\) must be tuple of ints, not int"):
+        mt.full(3, -1)  # (PyTorch takes full's size as a sequence only)
 
 
 def test_like_factories_copy_shape_dtype_not_values():

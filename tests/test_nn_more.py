@@ -110,6 +110,9 @@ GRADCHECKS = {
     # kernel = stride, no padding: the windows tile the image (the last row and column left out)
     "max_pool_tiled": (lambda x: F.max_pool2d(x, (2, 3)), lambda: (f64(2, 2, 5, 7),)),
     "prelu": (lambda x, w: F.prelu(x, w), lambda: (f64(2, 3, 2), pos(3, seed=1))),
+    # an empty batch: zero gradients for the weight and bias (PyTorch computes it without its kernels)
+    "conv_empty_batch": (lambda x, w, b: F.conv2d(x, w, b, padding=1).sum() + F.conv_transpose2d(x, w, b).sum(),
+                         lambda: (f64(0, 2, 3, 3), f64(2, 2, 2, 2, seed=1), f64(2, seed=2))),
     "bilinear": (lambda a, b, w, c: F.bilinear(a, b, w, c),
                  lambda: (f64(2, 3), f64(2, 2, seed=1), f64(4, 3, 2, seed=2), f64(4, seed=3))),
     "attention": (lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
@@ -135,6 +138,10 @@ GRADCHECKS = {
     # (through log_softmax: PyTorch's ctc gradient formula is exact only for log-probabilities)
     "ctc_loss": (lambda x: F.ctc_loss(x.log_softmax(2), torch.tensor([[1, 2], [3, 3]]), [5, 4], [2, 2]),
                  lambda: (f64(5, 2, 4),)),
+    "fractional_max_pool": (lambda x, y: F.fractional_max_pool2d(x, 2, (3, 2), _random_samples=torch.tensor(
+        [[[0.3, 0.8], [0.6, 0.1]]], dtype=torch.float64)).sum() + F.fractional_max_pool3d(
+        y, 2, 2, _random_samples=torch.tensor([[[0.2, 0.5, 0.9]]], dtype=torch.float64)).sum() * 2,
+                            lambda: (f64(1, 2, 5, 4), f64(1, 1, 4, 4, 4, seed=1))),
 }
 
 
@@ -148,7 +155,8 @@ SECOND_ORDER = ["max_pool3d", "avg_pool3d", "adaptive_pool3d", "affine_grid", "c
                 "max_pool_double", "max_pool_tiled", "embedding", "linear", "adaptive_max", "pad_constant_crop", "unfold_fold",
                 "conv2d_groups", "conv_transpose2d", "avg_pool_exclude_pad", "adaptive_avg", "pad_reflect",
                 "interpolate_bilinear", "batch_norm_train", "layer_norm", "group_norm", "mse", "huber", "bce_logits",
-                "nll_spatial", "nll_none_weighted", "gelu", "silu_mish", "elu_selu_celu", "softplus_logsigmoid", "attention", "pixel_shuffle"]
+                "nll_spatial", "nll_none_weighted", "gelu", "silu_mish", "elu_selu_celu", "softplus_logsigmoid", "attention", "pixel_shuffle",
+                "fractional_max_pool"]
 
 
 @pytest.mark.parametrize("name", SECOND_ORDER)
@@ -185,7 +193,9 @@ NN_COVERAGE = {
     "AdaptiveAvgPool3d": ["adaptive_pool3d"], "AdaptiveMaxPool3d": ["adaptive_pool3d"], "GridSample": ["grid_sample"],
     "GridSample3d": ["grid_sample_3d"], "AffineGrid": ["affine_grid"], "ChannelShuffle": ["channel_shuffle"],
     "MaxUnpool2d": ["max_unpool"], "MaxUnpool3d": ["max_unpool"],
-    "MultilabelMarginLoss": ["multilabel_margin_loss"], "CtcLoss": ["ctc_loss"],
+    "FractionalMaxPool2d": ["fractional_max_pool"], "FractionalMaxPool3d": ["fractional_max_pool"],
+    "MultilabelMarginLoss": ["multilabel_margin_loss"], "CtcLoss": ["ctc_loss"], "PreluKernel": ["prelu"],
+    "SafeSoftmax": ["attention"], "EmptyConvolution": ["conv_empty_batch"], "Trilinear": ["bilinear"],
 }
 
 

@@ -121,6 +121,14 @@ def test_conv_transpose2d(kw):
           R(2, 4, 5, 4), R(4, 6 // kw.get("groups", 1), 3, 3, seed=1), R(6, seed=2))
 
 
+@pytest.mark.parametrize("kw", [dict(stride=(2, 1, 1), padding=(0, 2, 1)), dict(groups=2, output_padding=1, stride=2)])
+def test_conv_transpose3d_a_few_images_at_a_time(kw, monkeypatch):
+    """A batch whose columns are too large for memory at once goes through in chunks of images."""
+    monkeypatch.setattr(mt.nn._conv, "_COLUMNS_AT_ONCE", 9000)  # (two images, then the last one)
+    check(lambda x, w, b: MF.conv_transpose3d(x, w, b, **kw), lambda x, w, b: TF.conv_transpose3d(x, w, b, **kw),
+          R(5, 4, 3, 4, 5), R(4, 6 // kw.get("groups", 1), 3, 2, 2, seed=1), R(6, seed=2))
+
+
 @pytest.mark.parametrize("kw", TRANSPOSED[:3])
 def test_conv_transpose1d(kw):
     check(lambda x, w, b: MF.conv_transpose1d(x, w, b, **kw), lambda x, w, b: TF.conv_transpose1d(x, w, b, **kw),
@@ -183,7 +191,8 @@ def test_lp_pool():
 
 
 PADS = [((2, 3, 5), (1, 2)), ((2, 3, 5, 6), (1, 2, 2, 1)), ((1, 2, 3, 4, 4), (1, 1, 2, 1, 1, 0)), ((3, 5), (2, 1)),
-        ((2, 3, 5), (1, 1, 1, 1)), ((2, 3, 5), (-1, 2)), ((2, 3, 5, 4), (2, -1, 0, 3))]
+        ((2, 3, 5), (1, 1, 1, 1)), ((2, 3, 5), (-1, 2)), ((2, 3, 5, 4), (2, -1, 0, 3)), ((2, 1, 6), (5, 0)),
+        ((1, 2, 3, 4, 5), (0, 4, 3, 0, 2, 2))]
 
 
 @pytest.mark.parametrize("shape,amounts", PADS)

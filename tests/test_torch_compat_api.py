@@ -421,3 +421,220 @@ def test_xlogy_gradient_where_x_is_zero():
         L.xlogy(z, 0.5).sum().backward()
         return x.grad, y.grad, z.grad
     same(case)
+
+
+# ---- creating tensors from other objects, and sizes ------------------------------------------------
+
+@pytest.mark.parametrize("kw", [{}, {"requires_grad": True}, {"requires_grad": False}, {"copy": True},
+                                {"copy": True, "requires_grad": False}, {"dtype": "float64"}, {"copy": False},
+                                {"dtype": "float64", "copy": False}])
+@pytest.mark.parametrize("source", ["leaf", "result", "plain", "array", "scalar", "list", "bytes"])
+def test_asarray_copies_and_requires_grad_as_pytorch(source, kw):
+    def case(L):
+        make = {"leaf": lambda: L.tensor([1.0, 2.0], requires_grad=True),
+                "result": lambda: L.tensor([1.0, 2.0], requires_grad=True) * 2, "plain": lambda: L.tensor([1.0, 2.0]),
+                "array": lambda: np.array([1.0, 2.0]), "scalar": lambda: np.float32(2.0), "list": lambda: [1, 2],
+                "bytes": lambda: bytearray(b"\x00\x00\x80\x3f")}
+        obj = make[source]()
+        args = {k: getattr(L, v) if k == "dtype" else v for k, v in kw.items()}
+        t = L.asarray(obj, **args)
+        shares = t.data_ptr() == (obj.data_ptr() if isinstance(obj, L.Tensor) else
+                                  obj.__array_interface__["data"][0] if isinstance(obj, np.ndarray) else None)
+        return (t.detach(), t.requires_grad, t.is_leaf, type(t.grad_fn).__name__, t is obj, shares,
+                obj.requires_grad if isinstance(obj, L.Tensor) else None)
+    same(case)
+
+
+def test_frombuffer_and_from_file_share_memory(tmp_path):
+    import array
+    path = str(tmp_path / "t.bin")
+    np.arange(6, dtype=np.float64).tofile(path)
+
+    def case(L):
+        np.arange(6, dtype=np.float64).tofile(path)
+        a = array.array("i", [1, 2, 3])
+        t = L.frombuffer(a, dtype=L.int32)
+        t[0] = -1
+        b = bytearray(b"\x01\x02\x03\x04\x05\x06\x07\x08")
+        parts = (L.frombuffer(b, dtype=L.int32, count=1, offset=4), L.frombuffer(b, dtype=L.int16, offset=2))
+        mapped = L.from_file(path, shared=False, size=6, dtype=L.float64)
+        mapped[0] = 100.0  # (copy on write: the file keeps its 0.)
+        shared = L.from_file(path, shared=True, size=3, dtype=L.float64)
+        shared[1] = 7.0
+        return t, a.tolist(), parts, mapped, np.fromfile(path).tolist(), L.from_file(path, size=0)
+    same(case)
+    for bad in [lambda L: L.frombuffer(bytearray(8), dtype=L.int32, count=3),
+                lambda L: L.frombuffer(bytearray(8), dtype=L.int32, offset=1),
+                lambda L: L.frombuffer(bytearray(8), dtype=L.int32, offset=8),
+                lambda L: L.frombuffer(bytearray(), dtype=L.int32), lambda L: L.frombuffer([1, 2], dtype=L.int32),
+                lambda L: L.from_file(path, size=7, dtype=L.float64),
+                lambda L: L.from_file(str(tmp_path / "none.bin"), size=1)]:
+        same(bad)
+
+
+def test_dlpack_shares_memory_both_ways():
+    def case(L):
+        t = L.arange(4)
+        t2 = L.from_dlpack(t)
+        t2[:2] = -1
+        t3 = L.from_dlpack(L.utils.dlpack.to_dlpack(t))
+        t3[0] = -9
+        a = np.from_dlpack(t)
+        a[3] = 30
+        return t, t2, t3, L.from_dlpack(np.arange(3.0)), int(t.__dlpack_device__()[0]), L.from_dlpack(t, copy=True)
+    same(case)
+    same(lambda L: np.from_dlpack(L.ones(2, requires_grad=True)))
+    t = minitorch.arange(3)
+    assert torch.from_dlpack(t).tolist() == [0, 1, 2] and minitorch.from_dlpack(torch.arange(3)).tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("size", [(2, 3), [2, 3], "tensor", "numpy"])
+def test_sizes_may_be_any_integer_with_index(size):
+    """A size element may be a 0-d integer tensor (sum(lengths)) or a NumPy int, in every
+    factory and in view / reshape / expand / new_*, as PyTorch's argument parser reads them."""
+    def case(L):
+        s = {"tensor": (L.tensor(2), 3), "numpy": (np.int64(2), 3)}.get(size, size)
+        x = L.arange(6.0)
+        return (L.zeros(s), L.ones(*s), L.empty(s).shape, L.full(s, 1.0), L.rand(s).shape, L.randn(*s).shape,
+                L.randint(0, 5, s).shape, L.randint(5, size=s).shape, L.normal(0.0, 1.0, s).shape,
+                L.empty_strided(s, (3, 1)).stride(), x.view(s), x.reshape(*s), L.reshape(x, s),
+                L.ones(3).expand(s), x.new_zeros(s), x.new_ones(*s), x.new_empty(s).shape, x.new_full(s, 2.0),
+                x.unflatten(0, s), x.new_empty_strided(s, (1, 2)).stride())
+    same(case)
+
+
+@pytest.mark.parametrize("call", ["zeros(2, 3.)", "zeros((2., 3))", "zeros(2.)", "zeros(True)", "ones(2, None)",
+                                  "zeros(2, -1)", "ones(2, -1)", "full(2, 1.)", "full((2, 3.), 1.)", "rand((2, 3.))",
+                                  "empty_strided((2, 3.), (3, 1))", "empty_strided((2, 3), (3., 1))",
+                                  "zeros((tensor(2.), 3))", "zeros(tensor([2, 3]))", "zeros(tensor(2.))"])
+def test_bad_sizes_raise_pytorchs_errors(call):
+    same(lambda L: eval("L." + call.replace("tensor(", "L.tensor("), {"L": L}))
+    same(lambda L: eval("L.ones(1).new_" + call.replace("tensor(", "L.tensor("), {"L": L}) if call.startswith(
+        ("zeros", "ones", "full")) else None)
+
+
+def test_empty_permuted_and_dim_order():
+    def case(L):
+        sizes = (2, 3, 5, 7)
+        orders = [L.empty_permuted(sizes, p).stride() for p in [(0, 1, 2, 3), (0, 2, 3, 1), (3, 2, 1, 0)]]
+        tensors = [L.empty(2, 3, 1), L.empty(3), L.empty(()), L.empty(2, 3).t(), L.empty(1, 3).expand(2, 3),
+                   L.empty(4, 5)[:, ::2], L.empty(2, 3, 4, 5).permute(3, 1, 0, 2), L.empty(2, 0, 3),
+                   L.empty(2, 3, 4).permute(1, 2, 0), L.empty(2, 1, 4, 5, memory_format=L.channels_last),
+                   L.empty(2, 3, 4, 5, 6, memory_format=L.channels_last_3d), L.empty(2, 2)]
+        return orders, [t.dim_order() for t in tensors], [run(lambda L: t.dim_order(ambiguity_check=True), L)
+                                                          for t in tensors]
+    same(case)
+    for bad in ["empty_permuted((2, 3), (0,))", "empty_permuted((2, 3), (0, 0))", "empty_permuted((2, 3), (1, -2))",
+                "empty_permuted((2, -3), (0, 1))", "empty(2, 3).dim_order(ambiguity_check=[1])",
+                "empty(1, 2).dim_order(ambiguity_check=[L.contiguous_format, L.channels_last])",
+                "empty(1, 2, 3, 4).dim_order(ambiguity_check=[L.contiguous_format, L.channels_last])"]:
+        same(lambda L: eval("L." + bad, {"L": L}))
+
+
+def test_storages():
+    def case(L):
+        t = L.tensor([1, 2, 3])
+        typed = L.TypedStorage(5, dtype=L.float32)
+        s = t.storage()
+        s[0] = 7
+        return (L.is_storage(t.untyped_storage()), L.is_storage(typed), L.is_storage(s), L.is_storage(t),
+                L.is_storage([1]), t, s.tolist(), len(s), str(s.dtype), len(t[1:].untyped_storage()), repr(s),
+                repr(L.tensor([1, 2], dtype=L.uint8).untyped_storage()), typed.size(), typed.nbytes(),
+                L.typename(s), L.typename(t.untyped_storage()))
+    same(case)
+
+
+def test_narrow_copy_and_nonzero_static():
+    def case(L):
+        x = L.arange(12.0).reshape(3, 4).requires_grad_()
+        y = L.narrow_copy(x, 1, 1, 2)
+        y.sum().backward()
+        z = L.tensor([[1, 0], [3, 2]])
+        return (y, y.stride(), x.grad, x.detach().t().narrow_copy(0, -2, 2).stride(),
+                L.nonzero_static(z, size=4), z.nonzero_static(size=1, fill_value=7),
+                L.nonzero_static(L.tensor(3), size=2), L.nonzero_static(L.zeros(2, 0), size=1))
+    same(case)
+    for bad in ["narrow_copy(L.ones(3), 0, 2, 5)", "narrow_copy(L.ones(3), 0, 5, 1)",
+                "narrow_copy(L.ones(3), 0, 1, -1)", "narrow_copy(L.tensor(1.), 0, 0, 1)", "nonzero_static(L.ones(2), size=-1)",
+                "nonzero_static(L.ones(2), size=2.)", "nonzero_static(L.ones(2), size=3, fill_value=2.5)"]:
+        same(lambda L: eval("L." + bad, {"L": L}))
+
+
+def test_set_default_tensor_type_and_thread_safe_generator():
+    def case(L):
+        L.set_default_tensor_type(L.DoubleTensor)  # (deprecated: PyTorch warns once per process)
+        try:
+            made = str(L.tensor([1.2]).dtype), str(L.get_default_dtype())
+            L.set_default_tensor_type("torch.HalfTensor")
+            half = str(L.get_default_dtype())
+            errors = [run(lambda L: L.set_default_tensor_type(t), L) for t in (L.LongTensor, L.float64, "foo")]
+        finally:
+            L.set_default_tensor_type(L.FloatTensor)
+        return made, half, errors, str(L.get_default_dtype()), L.random.thread_safe_generator()
+    same(case)
+
+
+def test_grad_dtype():
+    def case(L):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        before = x.grad_dtype
+        x.grad_dtype = L.float16
+        (x * 2).sum().backward()
+        z = L.tensor([1.0, 2.0], requires_grad=True)
+        (z * 3).sum().backward()  # (its node exists before grad_dtype is set)
+        z.grad = None
+        z.grad_dtype = L.float64
+        (z * 3).sum().backward()
+        w = L.tensor([1.0, 2.0], requires_grad=True)
+        refused = run(lambda L: setattr(w, "grad", L.ones(2, dtype=L.float64)), L)
+        w.grad_dtype = None
+        w.grad = L.ones(2, dtype=L.float64)
+        y = x * 2
+        return (str(before), x.grad, z.grad, refused, w.grad, str(L.tensor([1, 2]).grad_dtype),
+                run(lambda L: y.grad_dtype, L), run(lambda L: setattr(y, "grad_dtype", L.float64), L),
+                run(lambda L: setattr(x, "grad_dtype", 3), L))
+    same(case)
+
+
+def test_native_channel_shuffle_typename_and_layout():
+    def case(L):
+        x = L.arange(16.0).reshape(1, 4, 2, 2).requires_grad_()
+        y = L.nn.functional.native_channel_shuffle(x, 2)
+        return (y.detach(), y.grad_fn.name(), run(lambda L: y.sum().backward(), L),
+                L.native_channel_shuffle(x.detach(), 2), run(lambda L: L.native_channel_shuffle(x, 3), L),
+                L.typename(L.nn.Parameter), L.typename(L.ones(2)), L.typename(3), L.typename(L.Tensor),
+                L.typename(np.ones(1)), L.typename(L.optim.SGD), repr(L.ones(1).layout), L.ones(1).is_sparse,
+                L.ones(1).to_dense().shape)
+    same(case)
+
+
+@pytest.mark.parametrize("kw", ["fweights", "aweights", "both", "both0", "both2", "dof"])
+def test_cov_weights(kw):
+    def case(L):
+        x = L.tensor([[0.0, 1.0, 2.0], [2.0, 1.0, 0.5]], requires_grad=True)
+        fw, aw = L.tensor([1, 2, 3]), L.tensor([0.5, 1.0, 2.0], requires_grad=True)
+        args = {"fweights": {"fweights": fw}, "aweights": {"aweights": aw}, "both": {"fweights": fw, "aweights": aw},
+                "both0": {"fweights": fw, "aweights": aw, "correction": 0},
+                "both2": {"fweights": fw, "aweights": aw, "correction": 2},
+                "dof": {"fweights": fw, "correction": 9}}[kw]
+        c = L.cov(x, **args)
+        c.sum().backward()
+        return c, x.grad, aw.grad, L.cov(L.tensor([[0, 1, 2], [2, 1, 7]]), **args).detach()
+    same(case)
+    for bad in ["fweights=L.tensor([0.5, 1., 2.])", "aweights=L.tensor([1, 2, 3])", "fweights=L.tensor([[1, 2, 3]])",
+                "fweights=L.tensor([1, 2])", "fweights=L.tensor([1, -2, 3])", "aweights=L.tensor([1., -2, 3])",
+                "fweights=L.tensor([0, 0, 0])"]:
+        same(lambda L: eval(f"L.cov(L.ones(2, 3), {bad})", {"L": L}))
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+def test_gradient_with_coordinates(edge_order):
+    def case(L):
+        t = L.tensor([[1.0, 2.5, 4.0, 8.0, 3.0], [10.0, 20.0, 40.0, 80.0, -1.0]], dtype=L.float64)
+        c1 = L.tensor([0.0, 0.5, 1.75, 3.0, 7.0])
+        return (L.gradient(t, spacing=(L.tensor([0.0, 2.0]), c1), edge_order=min(edge_order, 1)),
+                L.gradient(t, spacing=[c1], dim=1, edge_order=edge_order),
+                L.gradient(t.float(), spacing=[L.tensor([0, 1, 3, 4, 9])], dim=-1, edge_order=edge_order),
+                L.gradient(L.tensor([4, 1, 1, 16]), spacing=(L.tensor([-2, -1, 1, 4]),), edge_order=edge_order),
+                run(lambda L: L.gradient(t, spacing=(c1.reshape(1, 5),), dim=1), L))
+    same(case)

@@ -493,3 +493,71 @@ def test_tutorial_ensembling():
     got = {name: _ensembling(lib, lib.nn, lib.nn.functional, F.stack_module_state, F.functional_call, F.vmap)
            for name, lib, F in LIBS}
     _same(got["minitorch"], got["torch"])
+
+
+# ---- linearize, functionalize, rearrange ----------------------------------------------------------
+
+def _linearize(lib, F, d):
+    out, jvp_fn = F.linearize(lambda x, y: (x.sin() * y, x.sum()), d["x"], d["y"])
+    return out, jvp_fn(d["y"], d["x"]), jvp_fn(d["x"], d["x"])
+
+
+def _functionalize(lib, F, d):
+    def f(a):
+        b = a + 1
+        c = b.view(-1)
+        c.add_(1)
+        return b
+
+    def g(a):
+        a.add_(1)
+        return a, a.view(-1)
+    x = d["x"].clone()
+    r1, r2 = F.functionalize(g)(x)
+    r3 = F.functionalize(lambda a: a.view(-1), remove="mutations_and_views")(x)
+    r4, r5 = F.functionalize(lambda a: (a, a.view(-1)))(x)
+    return (F.functionalize(f)(d["x"]), r1, r2, x, r1 is x, r2.data_ptr() == x.data_ptr(),
+            r3.data_ptr() == x.data_ptr(), x._version, r4 is x, r5._base is x)
+
+
+def _rearrange(lib, F, d):
+    images = lib.arange(2 * 6 * 4 * 3.0).reshape(2, 6, 4, 3).requires_grad_()
+    out = []
+    for pattern, lengths in [("b h w c -> b h w c", {}), ("b h w c -> (b h) w c", {}), ("b h w c -> h (b w) c", {}),
+                             ("b h w c -> b c h w", {}), ("b h w c -> b (c h w)", {}),
+                             ("b (h1 h) (w1 w) c -> (b h1 w1) h w c", {"h1": 2, "w1": 2}),
+                             ("b (h h1) (w w1) c -> b h w (c h1 w1)", {"h1": 2, "w1": 2}),
+                             ("b ... c -> c ... b", {}), ("b h w c -> b h w c 1", {}), ("b h w c -> (b 1 h) w () c", {}),
+                             ("b 1 w c -> b w c", {}), ("... -> ...", {}), ("b h w (c) -> b (h) w c", {})]:
+        y = F.rearrange(images, pattern, **lengths)
+        out.append((y, y.stride(), y.is_contiguous(), type(y.grad_fn).__name__))
+    (out[5][0] * lib.arange(out[5][0].numel() * 1.0).reshape(out[5][0].shape)).sum().backward()
+    out.append(images.grad)
+    out.append(F.rearrange([d["x"], d["y"]], "n a -> a n"))
+    return out
+
+
+@pytest.mark.parametrize("program", [_linearize, _functionalize, _rearrange])
+def test_linearize_functionalize_rearrange(program):
+    _both(program)
+
+
+@pytest.mark.parametrize("call", [
+    "F.rearrange(x, 'b h w -> b h w')", "F.rearrange(x, 'b h w c -> b h w')", "F.rearrange(x, 'b h w c -> b h w c e')",
+    "F.rearrange(x, 'b (h1 h) w c -> b h1 h w c', h1=2)", "F.rearrange(x, 'b (h1 h) w c -> b h1 h w c')",
+    "F.rearrange(x, 'b h w c -> b h w c', q=2)", "F.rearrange(x, 'b h w c -> b h w c', h=4)",
+    "F.rearrange(x, 'b h w c -> b h w c -> a')", "F.rearrange(x, 'b h w c -> b h w c ...')",
+    "F.rearrange(x, 'b h w c -> b h w 2 c')", "F.rearrange(x, 'b h h c -> b h c')", "F.rearrange(x, 'b (h w c -> b')",
+    "F.rearrange(x, 'b h w c. -> b')", "F.rearrange(x, 'b h w c -> b h w c', h=2.0)",
+    "F.linearize(lambda a: a.sin(), x)[1](x, x)", "F.linearize(lambda a: a.sin(), x)[1](x.double())",
+    "F.linearize(lambda a: a.sin(), x)[1](x[:1])", "F.functionalize(lambda a: a, remove='views')"])
+def test_rearrange_linearize_functionalize_errors(call):
+    raised = {}
+    for lib_name, lib, F in LIBS:
+        x = lib.zeros(2, 3, 4, 5)
+        try:
+            eval(call, {"F": F, "x": x})  # noqa: S307
+            raised[lib_name] = None
+        except Exception as e:  # noqa: BLE001 (the exception is what is compared)
+            raised[lib_name] = (type(e).__name__, _normalize(str(e)))
+    assert raised["minitorch"] == raised["torch"]

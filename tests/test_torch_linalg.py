@@ -324,3 +324,136 @@ def test_finfo_and_iinfo():
     same(lambda lib: lib.finfo(lib.int32))
     same(lambda lib: lib.iinfo(lib.float32))
     same(lambda lib: lib.iinfo(lib.bool))
+
+
+# ---- singular matrices: PyTorch's errors, and the _ex forms' info -------------------------------
+
+def _raised(fn):
+    """(type name, message) of what fn raises, or its result when it raises nothing."""
+    try:
+        return _flat(fn())
+    except Exception as e:  # noqa: BLE001 (the exception is what is compared)
+        return type(e).__name__, str(e)
+
+
+SINGULAR = [[[1.0, 2, 3], [2, 4, 6], [0, 1, 1]], [[0.0, 1, 0], [1, 0, 0], [0, 0, 1]], [[0.0, 0], [0, 0]],
+            [[1.0, 2], [2, 1]]]
+
+
+@pytest.mark.parametrize("m", SINGULAR)
+@pytest.mark.parametrize("call", [
+    "L.linalg.inv(A)", "L.inverse(A)", "L.linalg.inv_ex(A)", "L.linalg.inv_ex(A, check_errors=True)",
+    "L.linalg.solve(A, L.ones(A.shape[-1]))", "L.linalg.solve_ex(A, L.ones(A.shape[-1]), check_errors=True)",
+    "L.linalg.solve_ex(A, L.ones(A.shape[-1]))", "L.linalg.cholesky(A)", "L.linalg.cholesky(A, upper=True)",
+    "L.linalg.cholesky_ex(A)", "L.linalg.cholesky_ex(A, upper=True)", "L.linalg.cholesky_ex(A, check_errors=True)",
+    "L.cholesky(A)", "L.linalg.inv(L.stack([L.eye(A.shape[-1]), A]))", "L.linalg.inv_ex(L.stack([L.eye(A.shape[-1]), A]))",
+    "L.linalg.cholesky(L.stack([L.eye(A.shape[-1]), A]))", "L.linalg.cholesky_ex(L.stack([L.eye(A.shape[-1]), A]))",
+    "L.linalg.solve(L.stack([A, A]), L.ones(A.shape[-1]))", "L.cholesky_inverse(A)",
+    "L.cholesky_inverse(L.stack([L.eye(A.shape[-1]), A]), upper=True)", "L.linalg.cond(A, 1)",
+    "L.linalg.cond(A, 'fro')", "L.linalg.matrix_power(A, -1)", "L.linalg.tensorinv(A, 1)"])
+def test_singular_matrices_raise_pytorchs_linalg_errors(m, call):
+    def case(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _raised(lambda: eval(call, {"L": lib, "A": lib.tensor(m)}))  # noqa: S307
+    theirs, ours = case(torch), case(minitorch)
+    if isinstance(theirs, tuple) and len(theirs) == 2 and isinstance(theirs[0], str):
+        assert ours == theirs
+    else:
+        assert_same(theirs, ours, rtol=1e-6, atol=1e-6)
+
+
+def test_linalg_error_is_pytorchs_class_and_missing_arguments_are_named_as_pytorch_does():
+    assert issubclass(minitorch.linalg.LinAlgError, RuntimeError)
+    assert minitorch.linalg.LinAlgError.__name__ == torch.linalg.LinAlgError.__name__
+    for call in ["L.linalg.solve_ex(L.eye(2))", "L.linalg.solve(L.eye(2))", "L.linalg.inv()", "L.linalg.solve_ex()"]:
+        assert _raised(lambda: eval(call, {"L": minitorch})) == _raised(lambda: eval(call, {"L": torch}))  # noqa
+
+
+# ---- geqrf and householder_product, LDL, tensorinv and tensorsolve -----------------------------
+
+@pytest.mark.parametrize("shape", [(3, 3), (4, 2), (2, 4), (2, 3, 2)])
+def test_geqrf_and_householder_product(shape):
+    def case(lib):
+        A = mat(lib, shape)
+        a, tau = lib.geqrf(A.detach())
+        if shape[-2] < shape[-1]:
+            return a, tau
+        h = a.clone().requires_grad_()
+        t = tau.clone().requires_grad_()
+        Q = lib.linalg.householder_product(h, t)
+        (Q * weights(lib, Q.shape)).sum().backward()
+        return a, tau, Q, h.grad, t.grad, lib.linalg.householder_product(a, tau[..., :1])
+    same(case, rtol=1e-6, atol=1e-9)
+    same(lambda lib: _raised(lambda: lib.geqrf(mat(lib, shape)).a.sum().backward()))
+
+
+@pytest.mark.parametrize("call", [
+    "L.linalg.householder_product(L.randn(2, 3), L.randn(2))", "L.linalg.householder_product(L.randn(3, 2), L.randn(3))",
+    "L.linalg.householder_product(L.randn(3), L.randn(3))", "L.linalg.householder_product(L.randn(3, 2), L.randn(2, 2))",
+    "L.linalg.householder_product(L.randn(2, 3, 2), L.randn(3, 2))",
+    "L.linalg.householder_product(L.randn(3, 2), L.randn(2).double())", "L.geqrf(L.randn(3))",
+    "L.linalg.ldl_factor(L.zeros(3, 3))", "L.linalg.ldl_factor_ex(L.zeros(2, 3, 3), check_errors=True)",
+    "L.linalg.ldl_factor(L.randn(2, 3))", "L.linalg.ldl_factor(L.ones(2, 2).half())",
+    "L.linalg.ldl_solve(*L.linalg.ldl_factor(L.eye(3)), L.randn(3))",
+    "L.linalg.ldl_solve(*L.linalg.ldl_factor(L.eye(3).double()), L.randn(3, 2))",
+    "L.linalg.tensorinv(L.randn(4, 3), ind=1)", "L.linalg.tensorinv(L.randn(4, 4), ind=0)",
+    "L.linalg.tensorsolve(L.zeros(2, 2, 2, 2), L.ones(2, 3))", "L.linalg.tensorsolve(L.zeros(2, 2, 2, 2), L.ones(2, 2))"])
+def test_compact_factorization_errors(call):
+    assert _raised(lambda: eval(call, {"L": minitorch})) == _raised(lambda: eval(call, {"L": torch}))  # noqa: S307
+
+
+@pytest.mark.parametrize("m", [
+    np.random.default_rng(0).standard_normal((5, 5)), [[0.0, 1], [1, 0]], [[1.0, 2, 3], [2, 1, 5], [3, 5, 0]],
+    np.zeros((3, 3)), [[1e-3, 2, 0.5, 1], [2, 1e-3, 3, 0.2], [0.5, 3, 1e-4, 5], [1, 0.2, 5, 2e-3]],
+    np.random.default_rng(1).standard_normal((2, 4, 4))])
+def test_ldl_factor_and_solve(m):
+    def case(lib):
+        A = lib.tensor(np.asarray(m, dtype=np.float64), requires_grad=True)
+        S = A + A.mT
+        LD, pivots, info = lib.linalg.ldl_factor_ex(S)
+        B = weights(lib, S.shape[:-1] + (2,))
+        return LD, pivots, info, lib.linalg.ldl_solve(LD, pivots, B), lib.linalg.ldl_solve(LD, pivots, B.unsqueeze(0)), \
+            _raised(lambda: LD.sum().backward())
+    same(case)
+
+
+def test_tensorinv_and_tensorsolve():
+    def case(lib):
+        A = mat(lib, (4, 6, 8, 3))
+        Ainv = lib.linalg.tensorinv(A, ind=2)
+        (Ainv * weights(lib, Ainv.shape)).sum().backward()
+        A2, B = mat(lib, (6, 4, 4, 3, 2), 2), mat(lib, (4, 3, 2), 3)
+        X = lib.linalg.tensorsolve(A2, B, dims=(0, 2))
+        (X * weights(lib, X.shape)).sum().backward()
+        return Ainv.detach(), A.grad, X, A2.grad, B.grad, lib.linalg.tensorinv(mat(lib, (3, 3)), ind=1)
+    same(case)
+
+
+# ---- the layout of LAPACK's results: PyTorch returns them column-major -------------------------
+
+LAYOUT_CASES = [
+    "L.linalg.inv(A)", "L.linalg.inv(Ab)", "L.linalg.inv_ex(A).inverse", "L.linalg.solve(A, B)",
+    "L.linalg.solve(Ab, B[:, 0])", "L.linalg.solve(A, B.mT, left=False)", "L.linalg.solve(Ab, B)",
+    "L.linalg.cholesky(Ab)", "L.linalg.cholesky(A, upper=True)", "L.linalg.lu_factor(T).LU",
+    "L.linalg.lu_solve(*L.linalg.lu_factor(A), B)", "L.linalg.lu_solve(*L.linalg.lu_factor(A), B.mT, left=False)",
+    "L.linalg.solve_triangular(A.triu(), B, upper=True)", "L.linalg.qr(W).Q", "L.linalg.qr(T).R",
+    "L.linalg.qr(W, mode='complete').R", "L.linalg.svd(W).U", "L.linalg.svd(T).Vh", "L.svd(W).V",
+    "L.linalg.eigh(Ab).eigenvectors", "L.linalg.lstsq(W, B2).solution", "L.linalg.lstsq(T, B).solution",
+    "L.cholesky_solve(B, A)", "L.cholesky_inverse(Ab)", "L.geqrf(T).a", "L.linalg.householder_product(*L.geqrf(W))",
+    "L.linalg.ldl_factor(Ab).LD", "L.triangular_solve(B, A.triu()).solution", "L.linalg.matrix_exp(A)",
+    "L.linalg.pinv(W)", "L.linalg.tensorinv(A, 1)"]
+
+
+@pytest.mark.parametrize("expr", LAYOUT_CASES)
+def test_results_have_pytorchs_strides(expr):
+    def case(lib):
+        rng = np.random.default_rng(3)
+        A, Ab = rng.standard_normal((3, 3)), rng.standard_normal((2, 3, 3))
+        env = {"L": lib, "A": A @ A.T + np.eye(3), "Ab": Ab @ Ab.swapaxes(-1, -2) + np.eye(3),
+               "B": rng.standard_normal((3, 2)), "B2": rng.standard_normal((4, 2)), "W": rng.standard_normal((4, 3)),
+               "T": rng.standard_normal((3, 4))}
+        env.update({k: lib.tensor(v, dtype=lib.float32) for k, v in env.items() if k != "L"})
+        r = eval(expr, env)  # noqa: S307
+        return tuple(r.shape), r.stride(), r.is_contiguous()
+    assert case(minitorch) == case(torch)

@@ -10,6 +10,7 @@ and exceptions (type and first line of the message) are compared. Skipped withou
 from __future__ import annotations
 
 import importlib
+import warnings
 
 import numpy as np
 import pytest
@@ -345,4 +346,191 @@ def test_grid_sample_bicubic_5d_refused():
     def program(M):
         return [outcome(lambda: M.nn.functional.grid_sample(M.zeros(1, 1, 2, 2, 2), M.zeros(1, 1, 1, 1, 3),
                                                             mode="bicubic", align_corners=False))]
+    assert_same(*both(program))
+
+
+# ---- fractional max pooling ---------------------------------------------------------------------
+
+FRACTIONAL = [(2, (2, 3, 9, 8), (2, 3), dict(output_size=(4, 5))), (2, (3, 11, 10), 2, dict(output_size=(6, 7))),
+              (2, (2, 2, 50, 32), 3, dict(output_ratio=(0.5, 0.5))),
+              (3, (2, 3, 9, 8, 7), 2, dict(output_size=(4, 3, 5))), (3, (4, 11, 10, 9), (2, 3, 2), dict(output_ratio=0.5))]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("nd,shape,kernel,size", FRACTIONAL)
+def test_fractional_max_pool_draws_torchs_windows(nd, shape, kernel, size, dtype):
+    """The same seed gives the same windows (the samples come from torch.rand, and the window
+    starts are computed in the input's dtype, as PyTorch's kernel does), maxima, indices and
+    gradient."""
+    def program(M):
+        x = M.randn(*shape).to(getattr(M, dtype)).requires_grad_()
+        out, idx = getattr(M.nn.functional, f"fractional_max_pool{nd}d")(x, kernel, return_indices=True, **size)
+        (out.float() * M.arange(out.numel()).reshape(out.shape)).sum().backward()
+        return [out, idx, x.grad]
+    assert_same(*both(program), atol=1e-3 if dtype == "float16" else 1e-5)
+
+
+def test_fractional_max_pool_nan_ties_samples_and_modules():
+    def program(M):
+        F = M.nn.functional
+        x = M.tensor([[[[1., float("nan"), 3., 3.], [float("nan"), 2., 3., 5.], [-float("inf"), -float("inf"), 0., 0.],
+                        [1., 1., 1., 1.]]]], requires_grad=True)
+        out, idx = F.fractional_max_pool2d(x, 2, output_size=3, return_indices=True,
+                                           _random_samples=M.tensor([[[0.3, 0.7]]]))
+        out.sum().backward()
+        vol = M.arange(512.).reshape(1, 1, 8, 8, 8)
+        r = [out, idx, x.grad, F.fractional_max_pool3d_with_indices(vol, 2, (5, 3, 4), _random_samples=M.tensor(
+            [[[0.99, 0.01, 0.5]]]))[1], F.fractional_max_pool2d(M.randn(1, 1, 5, 5), 0, output_size=3)]
+        m2 = M.nn.FractionalMaxPool2d(3, output_ratio=(0.5, 0.5), return_indices=True)
+        m3 = M.nn.FractionalMaxPool3d(2, output_size=3, _random_samples=M.rand(1, 2, 3))
+        r += [repr(m2), m2.kernel_size, m2.output_ratio, list(m3.state_dict()), m2(M.randn(2, 2, 9, 9))[1],
+              m3(M.randn(2, 5, 6, 5)), isinstance(m3, M.nn.FractionalMaxPool2d)]
+        with M.autocast("cpu", dtype=M.float16):
+            r.append(F.fractional_max_pool2d(M.randn(1, 2, 8, 8, dtype=M.float16), 2, output_size=4))
+        out, idx = F.fractional_max_pool2d(M.randn(1, 1, 6, 6, requires_grad=True), 2, 3, return_indices=True)
+        idx.add_(0)  # (backward reads the indices)
+        return r + [outcome(lambda: out.sum().backward())]
+    assert_same(*both(program))
+
+
+FRACTIONAL_ERRORS = [
+    lambda F, M: F.fractional_max_pool2d(M.randn(1, 1, 5, 5), 2),
+    lambda F, M: F.fractional_max_pool2d(M.randn(1, 1, 5, 5), 2, output_size=5),
+    lambda F, M: F.fractional_max_pool2d(M.randn(1, 1, 5, 5), (2, 6), output_size=(4, 1)),
+    lambda F, M: F.fractional_max_pool2d(M.randn(5, 5), 2, output_size=3, _random_samples=M.rand(1, 1, 2)),
+    lambda F, M: F.fractional_max_pool2d(M.randn(1, 2, 5, 5), 2, output_size=3,
+                                         _random_samples=M.rand(1, 2, 2, dtype=M.float64)),
+    lambda F, M: F.fractional_max_pool2d(M.randn(2, 2, 5, 5), 2, output_size=3, _random_samples=M.rand(1, 2, 2)),
+    lambda F, M: F.fractional_max_pool2d(M.randn(2, 2, 5, 5), 2, output_size=3, _random_samples=M.rand(2, 3, 2)),
+    lambda F, M: F.fractional_max_pool2d(M.randn(2, 2, 5, 5), 2, output_size=3, _random_samples=M.rand(2, 2, 3)),
+    lambda F, M: F.fractional_max_pool2d(M.randn(2, 2, 5, 5), 2, output_ratio=(0.5, 0.5, 0.5)),
+    lambda F, M: F.fractional_max_pool2d(M.randn(2, 2, 5, 5), (2, 2, 2), output_size=3),
+    lambda F, M: F.fractional_max_pool2d(M.randn(2, 2, 5, 5), 2.0, output_size=3),
+    lambda F, M: F.fractional_max_pool2d(M.randn(2, 0, 5, 5), 2, output_size=3),
+    lambda F, M: F.fractional_max_pool2d(M.randn(2, 2, 5, 5), 2, output_size=-1),
+    lambda F, M: F.fractional_max_pool2d(M.randn(1, 1, 5, 5).int(), 2, output_size=3),
+    lambda F, M: F.fractional_max_pool2d(M.randn(1, 1, 5, 5).int(), 2, output_size=3,
+                                         _random_samples=M.rand(1, 1, 2).int()),
+    lambda F, M: F.fractional_max_pool3d(M.randn(1, 1, 5, 5, 5), (2, 2, 2), output_size=(3, 4, 4)),
+    lambda F, M: F.fractional_max_pool3d(M.randn(1, 1, 5, 5, 5), 2, output_size=(3, 3)),
+    lambda F, M: F.fractional_max_pool3d(M.randn(1, 1, 5, 0, 5), 2, output_size=3),
+    lambda F, M: F.fractional_max_pool3d(M.randn(5, 5), 2, output_size=3),
+    lambda F, M: M.nn.FractionalMaxPool2d(2),
+    lambda F, M: M.nn.FractionalMaxPool2d(2, output_size=3, output_ratio=0.5),
+    lambda F, M: M.nn.FractionalMaxPool2d(2, output_ratio=(0.5, 0)),
+    lambda F, M: M.nn.FractionalMaxPool3d((1, 0, 1), output_size=3),
+]
+
+
+def test_fractional_max_pool_errors():
+    assert_same(*both(lambda M: [outcome(lambda: f(M.nn.functional, M)) for f in FRACTIONAL_ERRORS]))
+
+
+# ---- linear_cross_entropy ------------------------------------------------------------------------
+
+def test_linear_cross_entropy_loss_docstring_example():
+    def program(M):
+        M.manual_seed(283)
+        loss = M.nn.LinearCrossEntropyLoss(5, 10, out_features=(4, 3))
+        x = M.randn(2, 5, requires_grad=True)
+        out = loss(x, M.randint(0, 10, (2, 4, 3)))
+        out.backward()
+        x2 = M.randn(2, 5, requires_grad=True)
+        out2 = loss(x2, M.randn(2, 10, 4, 3).softmax(dim=1))
+        out2.backward()
+        return [repr(loss), list(loss.state_dict()), out, x.grad, out2, x2.grad, loss.linear.weight.grad]
+    assert_same(*both(program))
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(reduction="none"), dict(reduction="sum", label_smoothing=0.2),
+                                dict(ignore_index=2), dict(bias=True), dict(probabilities=True)])
+def test_linear_cross_entropy(kw):
+    def program(M):
+        kw_ = dict(kw)
+        x, w = M.randn(4, 5, requires_grad=True), M.randn(7, 5, requires_grad=True)
+        t = M.randn(4, 7).softmax(1) if kw_.pop("probabilities", False) else M.tensor([2, 0, 6, 2])
+        b = M.randn(7, requires_grad=True) if kw_.pop("bias", False) else None
+        loss = M.nn.functional.linear_cross_entropy(x, w, t, linear_bias=b, weight=M.rand(7), **kw_)
+        loss.sum().backward()
+        return [loss, x.grad, w.grad, None if b is None else b.grad,
+                M.nn.functional.linear_cross_entropy(x[0], w, t[0], **kw_)]
+    assert_same(*both(program))
+
+
+def test_linear_cross_entropy_options_and_errors():
+    def program(M):
+        F, nn = M.nn.functional, M.nn
+        x, w, t = M.randn(4, 5), M.randn(7, 5), M.tensor([2, 0, 6, 2])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = [F.linear_cross_entropy(x, w, t, options=nn.LinearCrossEntropyOptions()),
+                 F.linear_cross_entropy(x, w, t, options=nn.LinearCrossEntropyOptions(), label_smoothing=0.1)]
+        r += [tuple(str(c.message) for c in caught), repr(nn.LinearCrossEntropyOptions(batch_chunk_size=3)),
+              repr(nn.LinearCrossEntropyLoss(5, 10, bias=True, options=nn.LinearCrossEntropyOptions()))]
+        errors = [lambda: nn.LinearCrossEntropyLoss(5, 10, weight=M.ones(3)),
+                  lambda: nn.LinearCrossEntropyLoss(5, 10, label_smoothing=2),
+                  lambda: F.linear_cross_entropy(M.randn(2, 2, 5), w, t), lambda: F.linear_cross_entropy(x, x[0], t),
+                  lambda: F.linear_cross_entropy(x, M.randn(7, 4), t),
+                  lambda: F.linear_cross_entropy(x, w, t, linear_bias=M.randn(3)),
+                  lambda: F.linear_cross_entropy(x[0], M.randn(7, 3, 5), t),
+                  lambda: F.linear_cross_entropy(x, w, M.randn(4, 7).softmax(1), ignore_index=3),
+                  lambda: nn.LinearCrossEntropyOptions(acc_policy="x"),
+                  lambda: nn.LinearCrossEntropyOptions(batch_chunk_size=0),
+                  lambda: nn.LinearCrossEntropyOptions(chunking_method="foo")]
+        return r + [outcome(f) for f in errors]
+    assert_same(*both(program))
+
+
+# ---- SyncBatchNorm, DataParallel and torch.distributed in one process ----------------------------
+
+def test_sync_batch_norm_in_one_process():
+    def program(M):
+        nn = M.nn
+        m = nn.SyncBatchNorm(3)
+        x = M.randn(4, 3, 5, requires_grad=True)
+        y = m(x)
+        y.pow(2).sum().backward()
+        r = [repr(m), m.process_group, y, x.grad, m.running_mean, m.num_batches_tracked]
+        m.eval()
+        r += [m(x), outcome(lambda: m(M.randn(3))), outcome(lambda: m(M.randn(4, 0, 2))), m(M.randn(4, 3, 2, 2, 2))]
+        net = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.Sequential(nn.BatchNorm1d(5, momentum=None)),
+                            nn.InstanceNorm2d(3))
+        net.eval()
+        s = nn.SyncBatchNorm.convert_sync_batchnorm(net)
+        r += [repr(s), s[1].weight is net[1].weight, s[1].running_var is net[1].running_var, s[1].training,
+              list(s.state_dict()), isinstance(s[1], nn.modules.batchnorm._BatchNorm)]
+        m = nn.SyncBatchNorm(2, momentum=None)
+        m(M.randn(4, 2))
+        m(M.randn(4, 2))
+        return r + [m.running_mean]
+    assert_same(*both(program))
+
+
+def test_data_parallel_and_distributed_without_a_process_group():
+    def program(M):
+        dist = importlib.import_module(M.__name__ + ".distributed")
+        m = M.nn.Linear(3, 2)
+        dp = M.nn.DataParallel(m)
+        x = M.randn(4, 3)
+        return [repr(dp), dp.device_ids, dp.module is m, list(dp.state_dict()), dp(x), M.equal(dp(x), m(x)),
+                M.nn.parallel.DataParallel is M.nn.DataParallel, dist.is_available(), dist.is_initialized(),
+                outcome(dist.get_rank), outcome(lambda: dist.all_reduce(x)), outcome(dist.new_group),
+                outcome(lambda: M.nn.parallel.DistributedDataParallel(m))]
+    assert_same(*both(program))
+
+
+# ---- pad_sequence / unpad_sequence ----------------------------------------------------------------
+
+def test_unpad_sequence_transposes_the_padded_batch_in_place():
+    def program(M):
+        rnn = importlib.import_module(M.__name__ + ".nn.utils.rnn")
+        a = M.arange(6.).reshape(3, 2).requires_grad_()
+        seqs = [a, a[:2] * 2, a[:1] + 1]
+        padded = rnn.pad_sequence(seqs)
+        out = rnn.unpad_sequence(padded, M.tensor([3, 2, 1]))
+        sum(o.sum() for o in out).backward()
+        packed = rnn.pack_sequence([M.tensor([1, 2, 3]), M.tensor([4, 5]), M.tensor([6])])
+        return [tuple(padded.shape), *out, a.grad, out[1]._base is None, *rnn.unpack_sequence(packed),
+                outcome(lambda: rnn.unpad_sequence(padded, [3, 2, 1])), outcome(lambda: rnn.pad_sequence(3)),
+                rnn.pad_sequence(M.ones(2, 3), batch_first=True, padding_side="left")]
     assert_same(*both(program))

@@ -58,7 +58,8 @@ def run(path, lib):
     out = io.StringIO()
     ns = {"__name__": "__main__", "__file__": str(path)}
     _reset(lib)  # (whatever tests ran before in this process may have changed them)
-    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+    threads = _one_thread(lib)
+    with contextlib.redirect_stdout(out), warnings.catch_warnings(), threads:
         warnings.simplefilter("ignore")
         try:
             exec(compile(source, str(path), "exec"), ns)  # noqa: S102 (our own programs)
@@ -67,6 +68,19 @@ def run(path, lib):
         finally:
             _reset(lib)
     return out.getvalue()
+
+
+@contextlib.contextmanager
+def _one_thread(lib):
+    """PyTorch's intra-op threads, one while a program runs: these tensors are far too small to
+    share out, and on a busy machine the waiting threads cost PyTorch more than the work itself."""
+    mod = __import__(lib)
+    before = mod.get_num_threads()
+    mod.set_num_threads(1)
+    try:
+        yield
+    finally:
+        mod.set_num_threads(before)
 
 
 def _reset(lib):

@@ -11,11 +11,12 @@ from __future__ import annotations
 from .. import _dtype
 from .._dtype import _FROM_NP
 from ..autograd.function import UNPACK, Function, SavedOutput, accumulator, refresh_view, shared
-from ..autograd import anomaly_mode
+from ..autograd import anomaly_mode, forward_ad
 from ..autograd.anomaly_mode import ANOMALY
 from ..autograd.grad_mode import STATE
 
 _Tensor = None  # minitorch.Tensor, bound on first use (importing it at the top would be circular)
+IN_PLACE = [False]  # True while an in-place write records: PyTorch records it even on an integer result
 
 
 def _tensor_cls():
@@ -43,12 +44,17 @@ NULL_CTX = _NullCtx()
 
 
 class Primitive(Function):
+    _python_node = False  # a built-in op: its node prints as PyTorch's C++ nodes do (<MulBackward0 object at ...>)
     saves_output = False  # True when backward uses the result (exp, tanh, sigmoid, ...)
     reads_input_in_backward = True  # False when backward never looks at input 0 (add, sub, neg, ...)
     differentiable = True
+    records_any_dtype = False  # True when even an integer result is recorded (PyTorch's in-place comparisons)
+    int_result_error = True  # False: an integer result of an input that requires grad is simply not recorded
 
     @classmethod
     def apply(cls, *inputs, **kw):
+        if STATE.dual:  # forward-mode AD: the op, then its output's tangent (autograd/forward_ad.py)
+            return forward_ad.dual_apply(cls, inputs, kw)
         Tensor = _Tensor or _tensor_cls()
         record = False
         dev = None
@@ -59,7 +65,9 @@ class Primitive(Function):
                     dev = t._device
                 if t._seen_version is not None and reads_grad_fn:  # a view: a recording op reads its
                     refresh_view(t)  # grad_fn, which may need renewing first
-                if t._requires_grad:
+                # (or a view taken before its base required grad, which it does now: its gradient
+                # goes nowhere, as in PyTorch)
+                if t._requires_grad or t._seen_version is not None and t._base._requires_grad:
                     record = True
         try:
             if not (record and STATE.enabled and cls.differentiable):
@@ -72,12 +80,16 @@ class Primitive(Function):
             refuse_unbroadcastable(cls.__name__.lower(), *inputs)
             raise
         out = Tensor._make(arr, dev)
-        if arr.dtype.kind == "f":
+        if arr.dtype.kind == "f" or cls.records_any_dtype or IN_PLACE[0]:
             out._requires_grad = True
             out._grad_fn = ctx
             ctx._output_meta = _output_meta(ctx, out._data, dev)
             if cls.saves_output:
                 ctx._saved_output = SavedOutput(out)
+        elif cls.int_result_error and any(isinstance(t, Tensor) and t._requires_grad and t._data.dtype.kind != "f"
+                                          for t in inputs):
+            # (an integer tensor that requires grad, an in-place comparison's result: PyTorch refuses to record on)
+            raise RuntimeError(f"Autograd not support dtype: {out.dtype._short}")
         return out
 
 
@@ -131,9 +143,12 @@ def _output_meta(ctx, arr, dev):
 
 class MultiOutputPrimitive(Primitive):
     """A primitive whose forward returns a tuple of arrays (e.g. max with dim: values, indices)."""
+    saved_outputs = ()  # the outputs backward reads (max's indices): an in-place change of one is refused there
 
     @classmethod
     def apply(cls, *inputs, **kw):
+        if STATE.dual:  # (as in Primitive.apply)
+            return forward_ad.dual_apply(cls, inputs, kw)
         Tensor = _Tensor or _tensor_cls()
         dev = next(t._device for t in inputs if isinstance(t, Tensor))
         if STATE.enabled:  # (only a recording op reads its inputs' grad_fn)
@@ -159,7 +174,25 @@ class MultiOutputPrimitive(Primitive):
                     o._requires_grad = True
                     o._grad_fn = ctx
                     o._output_nr = i
+            if cls.saved_outputs:
+                ctx._saved_outs = tuple(_saved_output(outs[i], i) for i in cls.saved_outputs)
         return outs
+
+
+def _saved_output(t, i):
+    kept = SavedOutput(t)
+    kept.output_nr = i if t._grad_fn is not None else None  # (PyTorch's error names no node for indices)
+    return kept
+
+
+def check_saved_outputs(ctx):
+    """PyTorch's error, in backward, when an output it reads (saved_outputs) was modified in place
+    since: its version moved."""
+    if ctx._freed:  # (after the graph was freed: a second backward)
+        from ..autograd.function import freed_error
+        raise freed_error()
+    for kept in ctx.__dict__.get("_saved_outs", ()):
+        kept.unpack(ctx)
 
 
 # ---- what backward formulas are written with ---------------------------------------------

@@ -7,9 +7,11 @@ product's shape; beta = 0 ignores it entirely (even its NaNs), as in PyTorch.
 from __future__ import annotations
 
 from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
+from .._errors import hinted
 from . import common
 from ._prim import Primitive, mT
 from .linalg import no_bool_kernel
+from .inplace import check_inplace
 from .inplace_prim import write_inplace
 
 
@@ -135,38 +137,33 @@ class Addbmm(Primitive):
 def _same_dtypes(op, inp, a, b):
     """PyTorch's dtype checks of each op, in its order and words (addr promotes instead)."""
     from .linalg import _CTYPE
-    hint = f" ({op} does not promote: convert them to one dtype, e.g. with .to(input.dtype))"
+    hint = f"{op} does not promote: convert them to one dtype, e.g. with .to(input.dtype)"
     if op in ("addmm", "addbmm"):
         if inp.dtype is not b.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got {inp.dtype._short} and "
-                               f"{b.dtype._short}" + hint)
+            raise hinted(RuntimeError, f"self and mat2 must have the same dtype, but got {inp.dtype._short} and "
+                         f"{b.dtype._short}", hint)
         if a.dtype is not b.dtype:
-            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {a.dtype._short} and "
-                               f"{b.dtype._short}" + hint)
+            raise hinted(RuntimeError, f"mat1 and mat2 must have the same dtype, but got {a.dtype._short} and "
+                         f"{b.dtype._short}", hint)
     elif op == "addmv":
         if not inp.dtype is a.dtype is b.dtype:
-            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {inp.dtype._short}, "
-                               f"{a.dtype._short}, and {b.dtype._short}" + hint)
+            raise hinted(RuntimeError, f"addmv input tensors must have the same dtype, but got {inp.dtype._short}, "
+                         f"{a.dtype._short}, and {b.dtype._short}", hint)
     elif op == "baddbmm":
         if inp.dtype is not a.dtype:
-            raise RuntimeError(f"Input dtypes must be the same, got: input {_CTYPE[inp.dtype.name]}, batch1: "
-                               f"{_CTYPE[a.dtype.name]}, batch2: {_CTYPE[b.dtype.name]}" + hint)
+            raise hinted(RuntimeError, f"Input dtypes must be the same, got: input {_CTYPE[inp.dtype.name]}, batch1: "
+                         f"{_CTYPE[a.dtype.name]}, batch2: {_CTYPE[b.dtype.name]}", hint)
         if a.dtype is not b.dtype:
             no_bool_kernel(a, "baddbmm")  # (PyTorch's kernel is picked, by batch1's dtype, before this check)
-            raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}" + hint)
+            raise hinted(RuntimeError, f"expected scalar type {a.dtype._short} but found {b.dtype._short}", hint)
 
 
 def _check(op, inp, a, b, out_shape, a_name="mat1", b_name="mat2"):
     common.same_device(op, inp, a, b)
     _same_dtypes(op, inp, a, b)
-    try:
-        common.broadcast_shapes(inp.shape, out_shape, op=op)
-        if len(inp.shape) > len(out_shape) or any(s != 1 and s != o for s, o in zip(inp.shape[::-1], out_shape[::-1])):
-            raise RuntimeError
-    except RuntimeError:
-        raise RuntimeError(f"The expanded size of the tensor ({out_shape[-1]}) must match the existing size "
-                           f"({inp.shape[-1] if inp.ndim else 1}) at non-singleton dimension {len(out_shape) - 1}.  "
-                           f"Target sizes: {list(out_shape)}.  Tensor sizes: {list(inp.shape)}") from None
+    if inp.shape != tuple(out_shape):
+        from .views import expand
+        expand(inp.detach(), out_shape)  # PyTorch expands the input to the product's shape: its errors
 
 
 def _mm_shapes(op, a, b):
@@ -180,32 +177,33 @@ def _mm_shapes(op, a, b):
 
 
 @_amp.lower_precision
-def addmm(inp, mat1, mat2, *, beta=1, alpha=1):
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    _same_dtypes("addmm", input, mat1, mat2)  # (PyTorch checks the dtypes before the shapes)
     _mm_shapes("addmm", mat1, mat2)
-    _check("addmm", inp, mat1, mat2, (mat1.shape[0], mat2.shape[1]))
-    return Addmm.apply(inp, mat1, mat2, beta=beta, alpha=alpha)
+    _check("addmm", input, mat1, mat2, (mat1.shape[0], mat2.shape[1]))
+    return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
 @_amp.lower_precision_gpu
-def addmv(inp, mat, vec, *, beta=1, alpha=1):
+def addmv(input, mat, vec, *, beta=1, alpha=1):
     if mat.ndim != 2 or vec.ndim != 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got {inp.ndim}, {mat.ndim}, {vec.ndim}")
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}")
     if mat.shape[1] != vec.shape[0]:
-        raise RuntimeError(f"size mismatch, got input ({inp.shape[0] if inp.ndim else 1}), mat "
+        raise RuntimeError(f"size mismatch, got input ({input.shape[0] if input.ndim else 1}), mat "
                            f"({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
-    _check("addmv", inp, mat, vec, (mat.shape[0],), "mat", "vec")
-    return Addmv.apply(inp, mat, vec, beta=beta, alpha=alpha)
+    _check("addmv", input, mat, vec, (mat.shape[0],), "mat", "vec")
+    return Addmv.apply(input, mat, vec, beta=beta, alpha=alpha)
 
 
 @_amp.lower_precision_gpu
-def addr(inp, vec1, vec2, *, beta=1, alpha=1):
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
     if vec1.ndim != 1 or vec2.ndim != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.ndim}-D" if vec1.ndim != 1 else
                            f"addr: Expected 1-D argument vec2, but got {vec2.ndim}-D")
-    _check("addr", inp, vec1, vec2, (vec1.shape[0], vec2.shape[0]), "vec1", "vec2")
-    dt = common.result_dtype(inp, vec1, vec2)  # (addr, unlike the matrix products, promotes)
-    inp, vec1, vec2 = (t if t.dtype is dt else t.to(dt) for t in (inp, vec1, vec2))
-    return Addr.apply(inp, vec1, vec2, beta=beta, alpha=alpha)
+    _check("addr", input, vec1, vec2, (vec1.shape[0], vec2.shape[0]), "vec1", "vec2")
+    dt = common.result_dtype(input, vec1, vec2)  # (addr, unlike the matrix products, promotes)
+    input, vec1, vec2 = (t if t.dtype is dt else t.to(dt) for t in (input, vec1, vec2))
+    return Addr.apply(input, vec1, vec2, beta=beta, alpha=alpha)
 
 
 def _bmm_shapes(a, b):
@@ -224,33 +222,44 @@ def _size(t, d):
 
 
 @_amp.lower_precision
-def baddbmm(inp, batch1, batch2, *, beta=1, alpha=1):
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     _size(batch1, 0), _size(batch1, 1), _size(batch2, 2)  # (PyTorch sizes its result before its checks)
     _bmm_shapes(batch1, batch2)
-    _check("baddbmm", inp, batch1, batch2, (batch1.shape[0], batch1.shape[1], batch2.shape[2]), "batch1", "batch2")
-    return Baddbmm.apply(inp, batch1, batch2, beta=beta, alpha=alpha)
+    _check("baddbmm", input, batch1, batch2, (batch1.shape[0], batch1.shape[1], batch2.shape[2]), "batch1", "batch2")
+    return Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
 
 
 @_amp.lower_precision
-def addbmm(inp, batch1, batch2, *, beta=1, alpha=1):
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     _size(batch1, 1), _size(batch2, 2)  # (as baddbmm)
     _bmm_shapes(batch1, batch2)
-    _check("addbmm", inp, batch1, batch2, (batch1.shape[1], batch2.shape[2]), "batch1", "batch2")
-    return Addbmm.apply(inp, batch1, batch2, beta=beta, alpha=alpha)
+    _check("addbmm", input, batch1, batch2, (batch1.shape[1], batch2.shape[2]), "batch1", "batch2")
+    return Addbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
 
 
 # ---- in-place: input += the product, recorded as the fused op (AddmmBackward0, ...) --------
 
-def _inplace(cls, check, op):
-    def method(self, a, b, *, beta=1, alpha=1):
-        out = check(self.detach(), a.detach(), b.detach(), beta=beta, alpha=alpha)  # the argument checks
-        return write_inplace(self, cls, (a, b), {"beta": beta, "alpha": alpha}, op, (out.dtype, out.shape))
-    method.__name__ = op
-    return method
+def _inplace(self, cls, check, op, a, b, beta, alpha):
+    check_inplace(self, op)  # (autograd's check first, as in PyTorch)
+    out = check(self.detach(), a.detach(), b.detach(), beta=beta, alpha=alpha)  # the argument checks
+    return write_inplace(self, cls, (a, b), {"beta": beta, "alpha": alpha}, op, (out.dtype, out.shape))
 
 
-addmm_ = _inplace(Addmm, addmm, "addmm_")
-addmv_ = _inplace(Addmv, addmv, "addmv_")
-addr_ = _inplace(Addr, addr, "addr_")
-baddbmm_ = _inplace(Baddbmm, baddbmm, "baddbmm_")
-addbmm_ = _inplace(Addbmm, addbmm, "addbmm_")
+def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+    return _inplace(self, Addmm, addmm, "addmm_", mat1, mat2, beta, alpha)
+
+
+def addmv_(self, mat, vec, *, beta=1, alpha=1):
+    return _inplace(self, Addmv, addmv, "addmv_", mat, vec, beta, alpha)
+
+
+def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+    return _inplace(self, Addr, addr, "addr_", vec1, vec2, beta, alpha)
+
+
+def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    return _inplace(self, Baddbmm, baddbmm, "baddbmm_", batch1, batch2, beta, alpha)
+
+
+def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    return _inplace(self, Addbmm, addbmm, "addbmm_", batch1, batch2, beta, alpha)

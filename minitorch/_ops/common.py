@@ -89,6 +89,13 @@ def broadcast_shapes(*shapes, op="broadcast_shapes"):
     return Size(out)
 
 
+def check_fits(shape, *others):
+    """An in-place op writes a tensor of `shape`: the broadcast with `others` may not grow it."""
+    full = broadcast_shapes(shape, *others)
+    if tuple(full) != tuple(shape):
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {list(full)}")
+
+
 def shapes_first(op, *operands):
     """PyTorch broadcasts an op's tensors before it looks for a kernel for their dtypes: a size
     mismatch is the error it reports, even when the dtypes would be refused too."""

@@ -32,6 +32,7 @@ def preserved(a, arr):
 
 class ToCopy(Primitive):
     _node_name = "ToCopyBackward0"
+    int_result_error = False  # (a copy into an integer dtype carries no gradient: nothing is recorded)
 
     @classmethod
     def apply(cls, a, *, dtype, device, strides=None):

@@ -41,15 +41,28 @@ def _check_mask(a, k, dim):
                          f"the mask's dim {i} has size {n}, the tensor's dim {dim + i} {have}")
 
 
-def _numpy_index_error(e, a):
+def _zero_dim_error(key):
+    """PyTorch's error for indexing a 0-d tensor with `key`: a bare int (or slice) has its own; any
+    other key counts its indexed dims first ("too many indices")."""
+    import numpy as np
+    if key.__class__ is slice:
+        return IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
+        if key != 0:
+            return IndexError(f"index {key} is out of bounds for dimension 0 with size 0")
+        return IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
+                          "C++ to convert a 0-dim tensor to a number")
+    return IndexError("too many indices for tensor of dimension 0")
+
+
+def _numpy_index_error(e, a, key=0):
     msg = str(e)
     if "out of bounds for axis" in msg:
         msg = msg.replace("axis", "dimension")
     elif a.ndim == 0:
-        msg = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to "
-               "convert a 0-dim tensor to a number")
+        return _zero_dim_error(key)
     elif "too many indices" in msg:
-        msg = f"too many indices for tensor of dimension {a.ndim} (shape {list(a.shape)})"
+        return hinted(IndexError, f"too many indices for tensor of dimension {a.ndim}", f"its shape is {list(a.shape)}")
     return IndexError(msg)
 
 
@@ -72,13 +85,17 @@ def split_key(a, key):
     items, consumed = _classify(a, _as_tuple(key))
     if consumed > a.ndim:
         if a.ndim == 0:
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-        raise IndexError(f"too many indices for tensor of dimension {a.ndim} (shape {list(a.shape)})")
+            raise _zero_dim_error(key)
+        raise hinted(IndexError, f"too many indices for tensor of dimension {a.ndim}", f"its shape is {list(a.shape)}")
+    for kind, val, n in items:
+        if kind == "badkey":  # (PyTorch's slicing step refuses it, before any index tensor is checked)
+            raise val
     basic, adv = [], []
     trivial, advanced, src, ellipsis = True, False, 0, False
     xp = a._device.xp
     for kind, val, n in items:
+        if kind == "bad":
+            raise val
         if kind == "int":
             basic.append(val)
             trivial = False
@@ -163,10 +180,9 @@ def _classify_tensor(a, k):
         warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
                       UserWarning, stacklevel=5)
         k = k.bool()  # PyTorch's legacy byte mask
-    if k.dtype.is_floating_point:
-        raise IndexError(
-            f"tensors used as indices must be long, int, byte or bool tensors (got {k.dtype}); "
-            "convert the index with .long()")
+    if k.dtype.is_floating_point:  # (raised once the key's dims are counted, as in PyTorch)
+        return ("bad", hinted(IndexError, "tensors used as indices must be long, int, byte or bool tensors",
+                              f"got {k.dtype}: convert the index with .long()"), 1)
     if k._device != a._device:
         if k._device.type != "cpu" and a._device.type == "cpu":
             raise RuntimeError(
@@ -194,15 +210,15 @@ def _classify_other(a, k):
         if arr.dtype.kind == "f" and arr.size == 0:
             arr = arr.astype(xp.int64)  # x[[]]: an empty index, not a float one
         if arr.dtype.kind not in "biu":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            return ("bad", IndexError("tensors used as indices must be long, int, byte or bool tensors"), 1)
         if arr.dtype.kind == "b":
             return _classify_tensor(a, common.tensor_cls()._make(arr, a._device))
         if arr.ndim == 0:
             return ("int", int(arr), 1)
         return ("index", arr.astype(xp.int64, copy=False), 1)
-    raise IndexError(
+    return ("badkey", IndexError(  # (raised once the key's dims are counted, as in PyTorch)
         f"only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
-        f"valid indices (got {type(k).__name__})")
+        f"valid indices (got {type(k).__name__})"), 1)
 
 
 class Select(ViewPrimitive):
@@ -215,7 +231,7 @@ class Select(ViewPrimitive):
         try:
             return basic_view(a._data, key, a._device.xp)
         except IndexError as e:
-            raise _numpy_index_error(e, a) from None
+            raise _numpy_index_error(e, a, key[0]) from None
 
     @staticmethod
     def backward(ctx, grad):
@@ -263,7 +279,7 @@ class Slice(Select):
         try:
             return basic_view(a._data, key, a._device.xp)
         except IndexError as e:
-            raise _numpy_index_error(e, a) from None
+            raise _numpy_index_error(e, a, key) from None
 
 
 def _slice_by_part(a, key):
@@ -364,7 +380,7 @@ _BASIC = frozenset((int, slice, type(None), type(Ellipsis)))
 def getitem(a, key):
     if key.__class__ is int:  # t[i], the commonest key
         return Select.apply(a, key=(key,))
-    if key.__class__ is tuple:  # t[i, j:k]: only basic parts, the next commonest
+    if key.__class__ is tuple and a._data.ndim:  # t[i, j:k]: only basic parts, the next commonest
         for k in key:
             if k.__class__ not in _BASIC or k.__class__ is slice and k.step is not None:
                 break
@@ -410,20 +426,37 @@ def setitem(a, key, value):
     """`a[key] = value`. Unrecorded, a write into the memory; recorded (grad mode, something
     requires grad), PyTorch's steps: fill_/copy_ of the view `a[basic]` (the base's history
     becomes CopySlices), or index_put_ of the advanced part into that view."""
-    from .inplace import run_inplace
+    from .inplace import partial_overlap, partial_overlap_error, run_inplace
+    T = common.tensor_cls()
+    if not isinstance(value, T):  # (PyTorch converts a Python number first, checked: 300 does not fit uint8)
+        value = _setitem_value(a, value, False)
     if key is False:  # PyTorch: `a[False] = v` selects nothing and writes nothing (no check, no new version)
         return a
     if key is True:  # and `a[True] = v` is `a[None] = v`, a copy into a.unsqueeze(0) (casting, as copy_ does)
         key = None
-    T = common.tensor_cls()
-    basic, adv = split_key(a, key)
+    try:
+        basic, adv = split_key(a, key)
+    except IndexError as e:  # (an index tensor's own checks, index_put_'s, come after autograd's)
+        if str(e).startswith(("The shape of the mask", "tensors used as indices")):
+            _refuse_leaf_write(a, key)
+        raise
+    if adv is not None:
+        if basic is not None:  # (PyTorch's slicing step checks the ints of the key before autograd looks)
+            try:
+                basic_view(a._data, basic, a._device.xp)
+            except IndexError as e:
+                raise _numpy_index_error(e, a) from None
+        _refuse_leaf_write(a, key)
     masked = adv is not None and _masked_fill_key(adv, value)
     value = _setitem_value(a, value, adv is not None and not masked)
-    if not (STATE.enabled and (a._requires_grad or isinstance(value, T) and value._requires_grad)):
+    if not (STATE.enabled and (a._requires_grad or isinstance(value, T) and value._requires_grad) or STATE.dual):
+        # (forward-mode AD takes the steps below too: copy_ and index_put_ carry the tangents)
         try:
             arr = a._data if basic is None else basic_view(a._data, basic, a._device.xp)
         except IndexError as e:
             raise _numpy_index_error(e, a) from None
+        if isinstance(value, T) and value._storage is a._storage and not masked and partial_overlap(arr, value._data):
+            raise partial_overlap_error()  # (as PyTorch's copy_ / index_put_)
         _write(a, arr, adv, value, masked)
         a._storage.version += 1
         return a
@@ -465,6 +498,23 @@ def _scalar_tensor(value, like):
     return common.tensor_cls()._make(like._device.xp.asarray(value, dtype=like._data.dtype), like._device)
 
 
+def _refuse_leaf_write(a, key):
+    """An advanced-index write is index_put_ on `a` (or on a view of it, when the key has basic
+    parts too): PyTorch's autograd refuses it for a leaf that requires grad before the index is
+    looked at."""
+    from .inplace import check_inplace
+    if not (STATE.enabled and a._requires_grad):
+        return
+    T = common.tensor_cls()
+    basic = any(k is None or k.__class__ in (int, bool)
+                or isinstance(k, T) and k.ndim == 0 and not k.is_floating_point()
+                or k.__class__ is slice and k != _FULL for k in _as_tuple(key))
+    if basic and a._grad_fn is None and a._base is None:
+        raise hinted(RuntimeError, "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+                     "index_put_: modify a .clone() of the leaf instead, or do it under `with minitorch.no_grad():`")
+    check_inplace(a, "index_put_")
+
+
 def _setitem_value(a, value, strict_dtype):
     """The value ready to write: a tensor on a's device (of a's dtype, where PyTorch converts), or
     a Python number checked against a's dtype."""
@@ -475,9 +525,9 @@ def _setitem_value(a, value, strict_dtype):
         value = common.to_device_of(value, a._device)
         if value.dtype is not a.dtype:
             if strict_dtype:
-                raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
-                                   f"{a.dtype._short} for the destination and {value.dtype._short} for the source. "
-                                   f"(convert the value first, e.g. value.to({a.dtype!r}))")
+                raise hinted(RuntimeError, f"Index put requires the source and destination dtypes match, got "
+                             f"{a.dtype._short} for the destination and {value.dtype._short} for the source.",
+                             f"convert the value first, e.g. value.to({a.dtype!r})")
             value = value.to(a.dtype)
         return value
     import numbers
@@ -497,10 +547,10 @@ def _overlapping(arr):
 
 def _check_region(arr):
     if _overlapping(arr):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-            "location. Please clone() the tensor before performing the operation. (the indexed region of an "
-            "expanded tensor; write into a .clone() of it)")
+        raise hinted(RuntimeError,
+                     "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                     "location. Please clone() the tensor before performing the operation.",
+                     "the indexed region of an expanded tensor; write into a .clone() of it")
 
 
 def _without_leading_ones(shape):
@@ -651,21 +701,21 @@ def scatter_along(grad, index, dim, shape, add=False):
     return ScatterAlong.apply(grad, index=index, dim=dim, shape=tuple(shape), add=add)
 
 
-def gather(a, dim=None, index=None, *, axis=None, sparse_grad=False):
+def gather(input, dim=None, index=None, *, axis=None, sparse_grad=False):
     """PyTorch's checks in its order: the dim, the index's dtype (an empty index may have any), then
     its shape (ranks equal, a 0-d tensor counting as 1-d; no larger than the input off `dim`), then
     every index in range."""
     dim = dim if axis is None else axis
-    d = common.wrap_dim(dim, a.ndim, "gather")
+    d = common.wrap_dim(dim, input.ndim, "gather")
     if index.numel() == 0:
-        return Gather.apply(a, dim=d, index=index._data.astype(a._device.xp.int64))
+        return Gather.apply(input, dim=d, index=index._data.astype(input._device.xp.int64))
     if index.dtype not in (_dtype.int64, _dtype.int32):
         raise hinted(RuntimeError, "gather(): Expected dtype int32/int64 for index",
                      f"got {index.dtype}: convert the index with .long()")
-    check_no_larger(a, d, index, "gather")
-    idx = common.to_device_of(index, a._device)._data.astype(a._device.xp.int64, copy=False)
-    check_along(idx, a.shape[d] if a.ndim else 1, d, "gather")
-    return Gather.apply(a, dim=d, index=idx)
+    check_no_larger(input, d, index, "gather")
+    idx = common.to_device_of(index, input._device)._data.astype(input._device.xp.int64, copy=False)
+    check_along(idx, input.shape[d] if input.ndim else 1, d, "gather")
+    return Gather.apply(input, dim=d, index=idx)
 
 
 def check_no_larger(a, d, index, op, src=None):
@@ -725,7 +775,7 @@ def check_along(idx, n, d, op):
                      f"{op} takes indices in [0, {n}) along dim {d}, no negative ones")
 
 
-def index_select(a, dim=None, index=None, *, axis=None):
+def index_select(input, dim=None, index=None, *, axis=None):
     """PyTorch's checks in its order: the dim, the index's rank, one index for a 0-d input, the
     index's dtype, then the range, with the error PyTorch's kernel for that case raises."""
     from .scatter import IndexSelect  # (scatter.py builds on this module)
@@ -733,18 +783,18 @@ def index_select(a, dim=None, index=None, *, axis=None):
     T = common.tensor_cls()
     if not isinstance(index, T):
         raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
-    d = common.wrap_dim(dim, a.ndim, "index_select")
+    d = common.wrap_dim(dim, input.ndim, "index_select")
     if index.ndim > 1:
         raise hinted(IndexError, "index_select(): Index is supposed to be a vector",
                      f"got an index of shape {list(index.shape)}: flatten it first")
-    if a.ndim == 0 and index.numel() != 1:
+    if input.ndim == 0 and index.numel() != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)")
     if index.dtype not in (_dtype.int64, _dtype.int32):
         raise hinted(RuntimeError, "index_select(): Expected dtype int32 or int64 for index",
                      f"got {index.dtype}: convert the index with .long()")
-    idx = common.to_device_of(index, a._device)._data.reshape(-1).astype(a._device.xp.int64, copy=False)
-    _check_select_range(a, d, idx)
-    return IndexSelect.apply(a, dim=d, index=idx)
+    idx = common.to_device_of(index, input._device)._data.reshape(-1).astype(input._device.xp.int64, copy=False)
+    _check_select_range(input, d, idx)
+    return IndexSelect.apply(input, dim=d, index=idx)
 
 
 def _check_select_range(a, d, idx):
@@ -790,7 +840,7 @@ class MaskedFillTensor(MaskedFill):
     _node_name = "MaskedFillBackward1"  # PyTorch's name when the value is a tensor
 
 
-def masked_fill(a, mask, value, *, _in_place=False):
+def masked_fill(input, mask, value, *, _in_place=False):
     T = common.tensor_cls()
     if mask.dtype is not _dtype.bool:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype}")
@@ -798,27 +848,29 @@ def masked_fill(a, mask, value, *, _in_place=False):
         if value.ndim:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
                                f"with {value.ndim} dimension(s).")
-        value = common.to_device_of(value, a._device).to(a.dtype)
+        original_value, value = value, common.to_device_of(value, input._device).to(input.dtype)
     else:
-        value = _dtype.checked_scalar(value, a.dtype)
-    mask = common.to_device_of(mask, a._device)
-    shape = common.broadcast_shapes(a.shape, mask.shape, op="masked_fill")
-    if shape != a.shape:  # in place, the mask may broadcast over a, never a over the mask
+        value = _dtype.checked_scalar(value, input.dtype)
+    mask = common.to_device_of(mask, input._device)
+    shape = common.broadcast_shapes(input.shape, mask.shape, op="masked_fill")
+    if shape != input.shape:  # in place, the mask may broadcast over a, never a over the mask
         if _in_place:
-            raise RuntimeError(f"output with shape {list(a.shape)} doesn't match the broadcast shape {list(shape)}")
-        a = a.expand(shape)
-    return (MaskedFillTensor if isinstance(value, T) else MaskedFill).apply(a, value, mask=mask._data)
+            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape {list(shape)}")
+        input = input.expand(shape)
+    if isinstance(value, T):  # (PyTorch's kernel writes value.item(), converted checked: -2. does not fit uint8)
+        _dtype.checked_scalar(original_value.item(), input.dtype)
+    return (MaskedFillTensor if isinstance(value, T) else MaskedFill).apply(input, value, mask=mask._data)
 
 
-def nonzero(a, as_tuple=False):
+def nonzero(input, as_tuple=False):
     from .._tensor import Tensor
-    xp = a._device.xp
-    if a.ndim == 0:  # PyTorch treats a 0-d tensor as a 1-element 1-d one, with no index columns
-        n = int(bool(a._data))
+    xp = input._device.xp
+    if input.ndim == 0:  # PyTorch treats a 0-d tensor as a 1-element 1-d one, with no index columns
+        n = int(bool(input._data))
         if as_tuple:  # (a view of the (n, 1) column PyTorch makes, as for any other input)
-            return Tensor._make(xp.zeros((n, 1), xp.int64), a._device).unbind(1)
-        return Tensor._make(xp.zeros((n, 0), xp.int64), a._device)
+            return Tensor._make(xp.zeros((n, 1), xp.int64), input._device).unbind(1)
+        return Tensor._make(xp.zeros((n, 0), xp.int64), input._device)
     # one (n, ndim) tensor laid out column by column (strides (1, n)), as PyTorch's is; as_tuple
     # gives views of its columns
-    cols = Tensor._make(xp.stack(xp.nonzero(a._data)).astype(xp.int64).T, a._device)
+    cols = Tensor._make(xp.stack(xp.nonzero(input._data)).astype(xp.int64).T, input._device)
     return cols.unbind(1) if as_tuple else cols

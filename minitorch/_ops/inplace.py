@@ -18,14 +18,19 @@ from .._errors import hinted
 from ..autograd.function import Node, SavedOutput, edge, refresh_view
 from ..autograd.grad_mode import STATE
 from . import common
+from ._prim import IN_PLACE
 
 
 def check_inplace(t, op):
     """PyTorch's checks before an in-place op is recorded, in its order (check_inplace)."""
-    if not STATE.enabled or not t._requires_grad:  # nothing recorded, nothing to protect
+    if not STATE.enabled:
         return
     base = t._base
-    if t._multi_view is not None:
+    if not t._requires_grad:  # nothing recorded, nothing to protect; but a view taken before its base
+        if t._seen_version is not None and base._requires_grad:  # required grad requires grad now
+            _late_view_error(t, op)
+        return
+    if t._multi_view is not None and t._multi_view is not False:
         name = t._grad_fn.name() if t._grad_fn is not None else "a multi-output view"
         raise RuntimeError(
             f"Output {t._output_nr} of {name.rstrip('0123456789').removesuffix('Backward')} is a view and is being "
@@ -47,6 +52,25 @@ def check_inplace(t, op):
                      "as optimizers do, or use the out-of-place form")
 
 
+def _late_view_error(t, op):
+    """An in-place op on a view taken (in grad mode) while its base did not require grad, which it
+    does now: PyTorch's errors, by how the view was made."""
+    if t._no_grad_view:
+        _no_grad_view_error(t, op)
+    if t._multi_view is False:  # (an output of split / unbind)
+        _late_multi_view_error(op)
+    raise hinted(RuntimeError, "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+                 f"{op}: modify a .clone() of the leaf instead, or do it under `with minitorch.no_grad():`")
+
+
+def _late_multi_view_error(op):
+    raise hinted(RuntimeError,
+                 "A view was created in no_grad mode and is being modified inplace with grad mode enabled. This view "
+                 "is the output of a function that returns multiple views. Such functions do not allow the output "
+                 "views to be modified inplace. You should replace the inplace operation by an out-of-place one.",
+                 f"{op}: modify a .clone() of it instead")
+
+
 def _no_grad_view_error(t, op):
     raise RuntimeError(
         "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
@@ -64,10 +88,59 @@ def check_overlap(t, op):
         return
     for n, s in zip(arr.shape, arr.strides):
         if s == 0 and n > 1:
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers to a single "
-                f"memory location. Please clone() the tensor before performing the operation. ({op} on an "
-                f"expanded tensor of shape {list(t.shape)} and stride {list(t.stride())})")
+            raise hinted(RuntimeError,
+                         "unsupported operation: more than one element of the written-to tensor refers to a single "
+                         "memory location. Please clone() the tensor before performing the operation.",
+                         f"{op} on an expanded tensor of shape {list(t.shape)} and stride {list(t.stride())}")
+
+
+def check_partial_overlap(t, others):
+    """An input that shares some, but not all, of the memory an op writes would be read half
+    overwritten: PyTorch refuses it (both dense; the same tensor, or one laid out the same, is fine)."""
+    T = common.tensor_cls()
+    for o in others:
+        if isinstance(o, T) and o is not t and o._storage is t._storage and partial_overlap(t._data, o._data):
+            raise partial_overlap_error()
+
+
+def partial_overlap_error():
+    return RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor refer to "
+                        "a single memory location. Please clone() the tensor before performing the operation.")
+
+
+def partial_overlap(a, b):
+    """Whether arrays a and b (of one memory) share some elements but are not the same layout."""
+    from .views import data_ptr
+    if not (a.size and b.size and _dense(a) and _dense(b)):  # (else PyTorch does not check)
+        return False
+    a0, b0 = data_ptr(a), data_ptr(b)
+    a1, b1 = a0 + a.nbytes, b0 + b.nbytes
+    if (a0, a1) == (b0, b1):
+        return a.strides != b.strides  # (compared as they are, as PyTorch's, size-1 dims too)
+    return a0 < b1 and b0 < a1
+
+
+def _dense(arr):
+    """Its elements fill a block of memory without gaps or repeats, in some order of its dims."""
+    expected = arr.itemsize
+    for s, n in sorted((s, n) for n, s in zip(arr.shape, arr.strides) if n != 1):
+        if s != expected:
+            return False
+        expected *= n
+    return True
+
+
+def iter_checks(t, op, *others):
+    """PyTorch's first checks of an in-place elementwise op (its TensorIterator's), before any on
+    the dtypes: t may not be expanded, and the operands' broadcast shape must be t's."""
+    if not t._data.flags.c_contiguous:
+        check_overlap(t, op)
+    T = common.tensor_cls()
+    shapes = [o.shape for o in others if isinstance(o, T) and o.shape != t.shape]
+    if shapes:
+        shape = common.broadcast_shapes(t.shape, *shapes, op=op)
+        if tuple(shape) != tuple(t.shape):
+            check_result(t, t.dtype, shape, op)
 
 
 def check_result(t, result_dtype, result_shape, op, *, cpp_name=False):
@@ -83,22 +156,31 @@ def check_result(t, result_dtype, result_shape, op, *, cpp_name=False):
                      f"{op} can't grow the tensor it writes into")
 
 
-def run_inplace(self, cls, others, kw, fast, op, *, overlap_ok=False):
+def run_inplace(self, cls, others, kw, fast, op, *, overlap_ok=False, value_arg=False):
     """Run primitive `cls` on (self, *others) and write the result into self.
 
     `fast()` does the write without recording (a NumPy ufunc with out=, usually). `overlap_ok`:
-    the op may write into an expanded tensor (fill_, zero_, an indexed write).
+    the op may write into an expanded tensor (fill_, zero_, an indexed write). `value_arg`: the
+    other tensor is read once, as a number (fill_, masked_fill_), so it may share self's memory.
     """
+    if STATE.dual:  # forward-mode AD: self's tangent follows the write (autograd/forward_ad.py)
+        from ..autograd import forward_ad
+        return forward_ad.dual_inplace(self, cls, others, kw, lambda: run_inplace(
+            self, cls, others, kw, fast, op, overlap_ok=overlap_ok, value_arg=value_arg))
     check_inplace(self, op)
     if STATE.enabled:  # (the write's record reads self's history: a view's may need renewing first)
         refresh_view(self)
     if not overlap_ok and not self._data.flags.c_contiguous:  # row-major memory never overlaps itself
         check_overlap(self, op)
+    if others and not value_arg:
+        check_partial_overlap(self, others)
     T = common.tensor_cls()
     record = STATE.enabled and cls.differentiable and (
         self._requires_grad or any(isinstance(o, T) and o._requires_grad for o in others))
     if self._no_grad_view and STATE.enabled and record:
         _no_grad_view_error(self, op)
+    if self._multi_view is False and record:  # (an output of split / unbind made while nothing required grad)
+        _late_multi_view_error(op)
     if not record:
         try:
             fast()
@@ -110,7 +192,11 @@ def run_inplace(self, cls, others, kw, fast, op, *, overlap_ok=False):
     # Backward formulas that read the input need its value from *before* the write: give the
     # recorded op a copy (PyTorch's "original self"); ops that don't read it skip the copy.
     src = original(self) if cls.reads_input_in_backward else self
-    result = cls.apply(src, *others, **kw)
+    IN_PLACE[0] = True  # (an integer self that requires grad is recorded on, as in PyTorch)
+    try:
+        result = cls.apply(src, *others, **kw)
+    finally:
+        IN_PLACE[0] = False
     if result.shape != self.shape:
         check_result(self, result.dtype, result.shape, op)
     self._data[...] = result._data
@@ -145,12 +231,17 @@ def write_result(self, out, op):
     node = out.grad_fn if STATE.enabled else None
     if self._no_grad_view and node is not None:
         _no_grad_view_error(self, op)
+    if self._multi_view is False and node is not None:
+        _late_multi_view_error(op)
     self._data[...] = out._data
     self._storage.version += 1
     if node is not None:
         _rebase(self, node)
         if "_saved_output" in node.__dict__:
             node._saved_output = SavedOutput(self)  # as run_inplace: a later write into self is caught
+    if STATE.dual:  # forward-mode AD: self takes the result's tangent (autograd/forward_ad.py)
+        from ..autograd import forward_ad
+        forward_ad.take_tangent(self, out)
     return self
 
 
@@ -191,7 +282,11 @@ def _rebase(t, node):
 
 def as_view_of_new_base(v, base):
     from .views import as_strided
-    fresh = as_strided(base, v.shape, v.stride(), v.storage_offset())
+    IN_PLACE[0] = True  # (PyTorch renews even an integer view's history)
+    try:
+        fresh = as_strided(base, v.shape, v.stride(), v.storage_offset())
+    finally:
+        IN_PLACE[0] = False
     old = v._grad_fn, v._output_nr
     v._requires_grad = True
     v._grad_fn = fresh._grad_fn
@@ -230,6 +325,9 @@ class CopySlices(Node):
     def _apply(self, grads):
         from .index import Index, IndexPutInto
         from .views import storage_index
+        if self._freed:  # (PyTorch's CopySlices lets go of the op's node after a backward)
+            from ..autograd.function import freed_error
+            raise freed_error()
         T = common.tensor_cls()
         (grad,) = grads
         xp = grad._device.xp

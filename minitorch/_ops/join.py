@@ -148,40 +148,58 @@ class Unbind(MultiViewPrimitive):
         return (stack(grads, ctx.dim),)
 
 
-def split(a, split_size_or_sections, dim=0):
-    if a.ndim == 0:
+def split(tensor, split_size_or_sections, dim=0):
+    if tensor.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
-    d = common.wrap_dim(dim, a.ndim, "split")
-    n = a.shape[d]
+    d = common.wrap_dim(dim, tensor.ndim, "split")
+    n = tensor.shape[d]
+    if isinstance(split_size_or_sections, float):
+        raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not float")
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
-        if size <= 0 and n:
+        if size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
+        if size == 0 and n:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
         sizes = [min(size, n - s) for s in range(0, n, size)] if n else [0]
-        return Split.apply(a, dim=d, sizes=tuple(sizes))
+        return Split.apply(tensor, dim=d, sizes=tuple(sizes))
     sizes = list(split_size_or_sections)
+    if any(s < 0 for s in sizes):
+        raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but got "
+                           f"split_sizes={sizes}")
     if sum(sizes) != n:
         raise RuntimeError(
             f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension "
             f"{d}), but got split_sizes={sizes}")
-    return SplitWithSizes.apply(a, dim=d, sizes=tuple(sizes))
+    return SplitWithSizes.apply(tensor, dim=d, sizes=tuple(sizes))
 
 
-def chunk(a, chunks, dim=0):
-    if a.ndim == 0:
+def split_with_sizes(input, split_sizes, dim=0):
+    """split into pieces of the given sizes (SplitWithSizesBackward0)."""
+    if not isinstance(split_sizes, (list, tuple)):
+        raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 1) must be tuple of ints, not "
+                        f"{type(split_sizes).__name__}")
+    return split(input, list(split_sizes), dim)
+
+
+def chunk(input, chunks, dim=0):
+    if not isinstance(chunks, int) or isinstance(chunks, bool):
+        raise TypeError(f"chunk(): argument 'chunks' (position 1) must be int, not {type(chunks).__name__}")
+    if input.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
-    d = common.wrap_dim(dim, a.ndim, "chunk")
-    size = math.ceil(a.shape[d] / chunks) if a.shape[d] else 0
+    d = common.wrap_dim(dim, input.ndim, "chunk")
+    size = math.ceil(input.shape[d] / chunks) if input.shape[d] else 0
     if size == 0:
-        return Split.apply(a, dim=d, sizes=(0,) * chunks) if a.shape[d] == 0 else ()
-    return split(a, size, d)
+        # (an empty dim: PyTorch splits it with sizes, SplitWithSizesBackward0)
+        return SplitWithSizes.apply(input, dim=d, sizes=(0,) * chunks) if input.shape[d] == 0 else ()
+    return split(input, size, d)
 
 
-def unbind(a, dim=0):
-    d = common.wrap_dim(dim, a.ndim, "unbind")
-    return Unbind.apply(a, dim=d)
+def unbind(input, dim=0):
+    d = common.wrap_dim(dim, input.ndim, "unbind")
+    return Unbind.apply(input, dim=d)
 
 
 class Repeat(Primitive):
@@ -195,7 +213,8 @@ class Repeat(Primitive):
         ctx.in_shape = a.shape
         shape = (1,) * (len(sizes) - a.ndim) + tuple(a.shape)
         ctx.sizes, ctx.shape = sizes, shape
-        return a._device.xp.tile(a._data.reshape(shape), sizes)
+        out = a._device.xp.tile(a._data.reshape(shape), sizes)
+        return out if out.flags.c_contiguous else out.copy(order="C")  # (row-major, as PyTorch's)
 
     @staticmethod
     def backward(ctx, grad):
@@ -206,7 +225,10 @@ class Repeat(Primitive):
         return (g.reshape(ctx.in_shape),)
 
 
-def repeat(a, *sizes):
+def repeat(a, *sizes, **kw):
+    if kw:  # repeat(repeats=(2, 1)), as PyTorch names it
+        from .._factories import sizes_by_keyword
+        sizes = sizes_by_keyword(sizes, kw, "repeat", "repeats")
     if not sizes and a.ndim:
         raise TypeError("repeat() missing 1 required positional arguments: \"repeats\"")
     sizes = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
@@ -233,16 +255,22 @@ class Flip(Primitive):
         return (grad.flip(ctx.dims),)
 
 
-def flip(a, *dims):
-    if not dims and a.ndim:
+def flip(input, *dims, **kw):
+    if kw:  # flip(dims=(0,)), as PyTorch names it
+        from .._factories import sizes_by_keyword
+        dims = sizes_by_keyword(dims, kw, "flip", "dims")
+    if not dims and input.ndim:
         raise TypeError("flip() missing 1 required positional arguments: \"dims\"")
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
-    return Flip.apply(a, dims=common.wrap_dims(dims, a.ndim, "flip"))
+    return Flip.apply(input, dims=common.wrap_dims(dims, input.ndim, "flip"))
 
 
-def tile(a, *sizes):
-    if not sizes and a.ndim:
+def tile(input, *sizes, **kw):
+    if kw:  # tile(dims=(2, 1)), as PyTorch names it
+        from .._factories import sizes_by_keyword
+        sizes = sizes_by_keyword(sizes, kw, "tile", "dims")
+    if not sizes and input.ndim:
         raise TypeError("tile() missing 1 required positional arguments: \"dims\"")
     sizes = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
-    sizes = (1,) * (a.ndim - len(sizes)) + sizes
-    return repeat(a, *sizes)
+    sizes = (1,) * (input.ndim - len(sizes)) + sizes
+    return repeat(input, *sizes)

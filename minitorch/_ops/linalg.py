@@ -11,12 +11,13 @@ from ._prim import Primitive, mT, unsqueeze
 def no_bool_kernel(a, kernel):
     """PyTorch's CPU matrix-product kernels have no bool version (NumPy computes one): its error."""
     if a._data.dtype.kind == "b":
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool' (matrix products take numbers: "
-                                  "convert with .int() or .float() first)")
+        raise hinted(NotImplementedError, f"\"{kernel}\" not implemented for 'Bool'",
+                     "matrix products take numbers: convert with .int() or .float() first")
 
 
 class Matmul(Primitive):
     _node_name = "MmBackward0"
+    pack_order = (1, 0)  # PyTorch saves `mat2` before `self`: saved_tensors_hooks see that order
     array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @classmethod
@@ -25,7 +26,13 @@ class Matmul(Primitive):
         if kernel == "dot" or a._data.size and b._data.size:  # (an empty product never reaches the kernel)
             no_bool_kernel(a, kernel)
         ctx.save_for_backward(a, b)
-        return a._data @ b._data
+        x, y = a._data, b._data
+        if y.ndim == 2 and x.ndim >= 2 and x.shape[-1] == 1 and y.shape[1] > 1 and x.size > 1 and x.dtype == y.dtype \
+                and x.dtype.kind == "f" and x.dtype.itemsize > 2 and _folds(a):
+            # a product over one term that PyTorch hands to BLAS's gemm: each element is the one product
+            # (-2. * 0. is -0. there), where NumPy's loop adds it to 0.
+            return x * y
+        return x @ y
 
     @staticmethod
     def kernel(na, nb):
@@ -66,6 +73,7 @@ class Dot(Matmul):
 
 class Mv(Matmul):
     _node_name = "MvBackward0"  # matrix @ vector
+    pack_order = None  # (`self`, then `vec`)
 
 
 class Bmm(Matmul):
@@ -74,6 +82,13 @@ class Bmm(Matmul):
 
 # PyTorch computes a batched matmul as one mm or bmm of folded shapes and shows the last step
 # of that as the grad_fn: the names below are those, on the same gradient.
+def _folds(a):
+    """Whether PyTorch's matmul computes a (a matrix, or a batch it can view as one without a copy)
+    times a matrix with one mm (else with bmm)."""
+    shape, strides = a._data.shape, a._data.strides
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(a.ndim - 2))
+
+
 class MatmulFolded(Matmul):
     _node_name = "UnsafeViewBackward0"
 
@@ -123,32 +138,35 @@ def _shape_error(a, b, op):
 
 
 @_amp.lower_precision
-def matmul(a, b, op="matmul"):
+def matmul(input, other, _op="matmul"):
     T = common.tensor_cls()
-    if not isinstance(a, T) or not isinstance(b, T):
-        raise TypeError(f"{op}(): argument must be a Tensor, not {type(b if isinstance(a, T) else a).__name__}")
-    sa, sb = a._data.shape, b._data.shape
-    if (len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0] and a._device is b._device
-            and a._data.dtype is b._data.dtype):
-        return Matmul.apply(a, b)  # two matrices that fit: the commonest case needs none of the checks below
-    if a.ndim == 0 or b.ndim == 0:
+    if not isinstance(input, T) or not isinstance(other, T):
+        bad = other if isinstance(input, T) else input
+        raise TypeError(f"{_op}(): argument must be a Tensor, not {type(bad).__name__}")
+    sa, sb = input._data.shape, other._data.shape
+    if (len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0] and input._device is other._device
+            and input._data.dtype is other._data.dtype):
+        return Matmul.apply(input, other)  # two matrices that fit: the commonest case needs none of the checks below
+    if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(
-            f"both arguments to {op} need to be at least 1D, but they are {a.ndim}D and {b.ndim}D "
+            f"both arguments to {_op} need to be at least 1D, but they are {input.ndim}D and {other.ndim}D "
             "(use * to multiply by a scalar)")
-    if a.ndim == 1 and b.ndim == 1 or a._device is not b._device:
-        _check_pair(a, b, op)  # (dot checks the dtypes before the sizes; the other kernels after)
-    k_a = a.shape[-1]
-    k_b = b.shape[-2] if b.ndim > 1 else b.shape[0]
-    if a.ndim > 2 or b.ndim > 2:
-        common.broadcast_shapes(a.shape[:-2] if a.ndim > 2 else (), b.shape[:-2] if b.ndim > 2 else (), op=op)
+    if input.ndim == 1 and other.ndim == 1 or input._device is not other._device:
+        _check_pair(input, other, _op)  # (dot checks the dtypes before the sizes; the other kernels after)
+    k_a = input.shape[-1]
+    k_b = other.shape[-2] if other.ndim > 1 else other.shape[0]
+    if input.ndim > 2 or other.ndim > 2:
+        common.broadcast_shapes(input.shape[:-2] if input.ndim > 2 else (),
+                                other.shape[:-2] if other.ndim > 2 else (), op=_op)
     if k_a != k_b:
-        if a.ndim == 1 and b.ndim == 1:
+        if input.ndim == 1 and other.ndim == 1:
             raise RuntimeError(
-                f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have the "
-                "same number of elements, but got {} and {} elements respectively".format(a.shape[0], b.shape[0]))
-        raise _shape_error(a, b, op)
-    a, b = _check_pair(a, b, op)
-    return _node_for(a.ndim, b.ndim).apply(a, b)
+                f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] to have the "
+                "same number of elements, but got {} and {} elements respectively".format(input.shape[0],
+                                                                                          other.shape[0]))
+        raise _shape_error(input, other, _op)
+    input, other = _check_pair(input, other, _op)
+    return _node_for(input.ndim, other.ndim).apply(input, other)
 
 
 def _check_pair(a, b, op):
@@ -163,8 +181,10 @@ def _check_pair(a, b, op):
         # times a matrix is folded into one mm when it can be viewed so, or the matrix needs a grad)
         if b.ndim > 2 or (a.ndim > 2 and b.ndim == 2 and not (a.is_contiguous() or b.requires_grad)):
             if not (a.numel() and b.numel()):  # PyTorch's bmm of an empty operand checks no dtypes: the
-                dt = common.result_dtype(a, b)  # result's is the promoted one
-                return a.to(dt), b.to(dt)
+                from ..autograd.grad_mode import STATE  # result's is the second operand's (not recorded on an
+                if STATE.enabled and not b.dtype.is_floating_point and (a.requires_grad or b.requires_grad):
+                    raise RuntimeError(f"Autograd not support dtype: {b.dtype._short}")  # integer one)
+                return a.to(b.dtype), b
             no_bool_kernel(a, "bmm")  # (bmm's kernel is picked, by the first dtype, before its check)
             raise hinted(RuntimeError, f"expected scalar type {a.dtype._short} but found {b.dtype._short}", hint)
         if a.ndim == 2 and b.ndim == 1:
@@ -176,42 +196,42 @@ def _check_pair(a, b, op):
 
 
 @_amp.lower_precision
-def mm(a, b):
-    if a.ndim != 2 or b.ndim != 2:
-        raise RuntimeError(f"mm: expected 2D tensors, got {a.ndim}D and {b.ndim}D (use matmul for other shapes)")
-    return matmul(a, b, "mm")
+def mm(input, mat2):
+    if input.ndim != 2 or mat2.ndim != 2:
+        raise RuntimeError(f"mm: expected 2D tensors, got {input.ndim}D and {mat2.ndim}D (use matmul for other shapes)")
+    return matmul(input, mat2, "mm")
 
 
 @_amp.lower_precision
-def bmm(a, b):
-    if a.ndim != 3:
-        raise RuntimeError(f"batch1 must be a 3D tensor (bmm got {a.ndim}D and {b.ndim}D)")
-    if b.ndim != 3:
-        raise RuntimeError(f"batch2 must be a 3D tensor (bmm got {a.ndim}D and {b.ndim}D)")
-    if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
-                           f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-    a, b = _check_pair(a, b, "bmm")
-    return Bmm.apply(a, b)
+def bmm(input, mat2):
+    if input.ndim != 3:
+        raise RuntimeError(f"batch1 must be a 3D tensor (bmm got {input.ndim}D and {mat2.ndim}D)")
+    if mat2.ndim != 3:
+        raise RuntimeError(f"batch2 must be a 3D tensor (bmm got {input.ndim}D and {mat2.ndim}D)")
+    if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{input.shape[0]}, "
+                           f"{input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
+    input, mat2 = _check_pair(input, mat2, "bmm")
+    return Bmm.apply(input, mat2)
 
 
-def dot(a, b):
-    if a.ndim != 1 or b.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
-    return matmul(a, b, "dot")
+def dot(input, tensor):
+    if input.ndim != 1 or tensor.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
+    return matmul(input, tensor, "dot")
 
 
 @_amp.lower_precision_gpu
-def mv(a, b):
-    if a.ndim == 0:  # (PyTorch sizes its result, a.size(0), before its checks)
+def mv(input, vec):
+    if input.ndim == 0:  # (PyTorch sizes its result, a.size(0), before its checks)
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    if a.ndim != 2 or b.ndim != 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got {a.ndim}, {b.ndim}")
-    return matmul(a, b, "mv")
+    if input.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {vec.ndim}")
+    return matmul(input, vec, "mv")
 
 
-def outer(a, b):
-    for name, t in (("self", a), ("vec2", b)):
+def outer(input, vec2):
+    for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
-    return a.unsqueeze(1) * b.unsqueeze(0)
+    return input.unsqueeze(1) * vec2.unsqueeze(0)

@@ -13,7 +13,7 @@ import math
 
 from .. import _dtype, return_types
 from . import common
-from ._prim import MultiOutputPrimitive, Primitive
+from ._prim import MultiOutputPrimitive, Primitive, check_saved_outputs
 from .convert import preserved
 from .pointwise import _quiet, binary, where, zeros_like_grad
 from .reduce import _expand_back, _reduce_dtype
@@ -44,24 +44,29 @@ def _floats_only(op, dt):
 
 class Hypot(Primitive):
     _node_name = "HypotBackward0"
+    pack_order = (1, 0)  # PyTorch saves `other` before `self`: saved_tensors_hooks see that order
     saves_output = True
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        need = ctx.needs_input_grad  # (saved only where a gradient reads it, as PyTorch: a later in-place
+        if need:  # change of the other one is no error)
+            ctx.save_for_backward(a if need[0] else None, b if need[1] else None)
         return _xp(a, b).hypot(_d(a), _d(b))
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         out = ctx.saved_output
-        return grad * a / out, grad * b / out  # (in PyTorch's order: grad / out alone can overflow in half)
+        need = ctx.needs_input_grad  # (in PyTorch's order: grad / out alone can overflow in half)
+        return (grad * a / out if need[0] else None), (grad * b / out if need[1] else None)
 
 
 class Xlogy(Primitive):
     """x * log(y), and 0 where x is 0 (unless y is NaN). torch.special.xlog1py is the same with
     log1p(y): `shift` 1, its pole at y = -1 (_ops/special_extra.py)."""
     _node_name = "XlogyBackward0"
+    pack_order = (1, 0)  # PyTorch saves `other` before `self`: saved_tensors_hooks see that order
     log, shift = "log", 0
 
     @staticmethod
@@ -123,6 +128,7 @@ class CopysignScalar(Copysign):
 class Fmax(Primitive):
     """maximum that skips NaN; a tie sends the whole gradient to the first operand."""
     _node_name = "FmaxBackward0"
+    pack_order = (1, 0)  # PyTorch saves `other` before `self`: saved_tensors_hooks see that order
     first = staticmethod(lambda a, b: a >= b)
 
     @classmethod
@@ -159,56 +165,57 @@ class Heaviside(Primitive):
         raise RuntimeError("derivative for aten::heaviside is not implemented")
 
 
-def hypot(a, b):
-    _tensors_only("hypot", a, b)
-    common.shapes_first("hypot", a, b)
-    _floats_only("hypot", common.result_dtype(a, b))
-    return binary(Hypot, a, b, "hypot")
+def hypot(input, other):
+    _tensors_only("hypot", input, other)
+    common.shapes_first("hypot", input, other)
+    _floats_only("hypot", common.result_dtype(input, other))
+    return binary(Hypot, input, other, "hypot")
 
 
-def xlogy(a, b):
+def xlogy(input, other):
     T = common.tensor_cls()
-    if not isinstance(a, T) and not isinstance(b, T):
+    if not isinstance(input, T) and not isinstance(other, T):
         raise TypeError("xlogy(): expected at least one Tensor argument")
-    cls = Xlogy if isinstance(a, T) and isinstance(b, T) else XlogyScalarOther if isinstance(a, T) else XlogyScalarSelf
-    return binary(cls, a, b, "xlogy", floating=True)
+    cls = (Xlogy if isinstance(input, T) and isinstance(other, T) else XlogyScalarOther if isinstance(input, T)
+           else XlogyScalarSelf)
+    return binary(cls, input, other, "xlogy", floating=True)
 
 
-def copysign(a, b):
-    _tensors_only("copysign", a)
-    return binary(Copysign if isinstance(b, common.tensor_cls()) else CopysignScalar, a, b, "copysign",
+def copysign(input, other):
+    _tensors_only("copysign", input)
+    return binary(Copysign if isinstance(other, common.tensor_cls()) else CopysignScalar, input, other, "copysign",
                   floating=True)
 
 
-def fmax(a, b):
-    _tensors_only("fmax", a, b)
-    return binary(Fmax, a, b, "fmax")
+def fmax(input, other):
+    _tensors_only("fmax", input, other)
+    return binary(Fmax, input, other, "fmax")
 
 
-def fmin(a, b):
-    _tensors_only("fmin", a, b)
-    return binary(Fmin, a, b, "fmin")
+def fmin(input, other):
+    _tensors_only("fmin", input, other)
+    return binary(Fmin, input, other, "fmin")
 
 
-def heaviside(a, values):
-    _tensors_only("heaviside", a, values)
-    if a.dtype is not values.dtype:
+def heaviside(input, values):
+    _tensors_only("heaviside", input, values)
+    if input.dtype is not values.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
-    common.same_device("heaviside", a, values)
-    common.broadcast_shapes(a.shape, values.shape, op="heaviside")
-    return Heaviside.apply(a, values)
+    common.same_device("heaviside", input, values)
+    common.broadcast_shapes(input.shape, values.shape, op="heaviside")
+    return Heaviside.apply(input, values)
 
 
-def signbit(a):
-    x = a._data
-    out = a._device.xp.signbit(x) if x.dtype.kind == "f" else (x < 0)
-    return common.tensor_cls()._make(out, a._device)
+def signbit(input):
+    x = input._data
+    out = input._device.xp.signbit(x) if x.dtype.kind == "f" else (x < 0)
+    return common.tensor_cls()._make(out, input._device)
 
 
-def positive(a):
-    if a.dtype is _dtype.bool:
+def positive(input):
+    if input.dtype is _dtype.bool:
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
-    return a
+    return input
 
 
 # ---- reductions ------------------------------------------------------------------------------
@@ -231,23 +238,24 @@ class NanSum(Primitive):
         return (_expand_back(grad, ctx) * a.isnan().logical_not(),)
 
 
-def nansum(a, dim=None, keepdim=False, *, dtype=None):
-    dims = common.wrap_dims(None if dim.__class__ in (list, tuple) and not dim else dim, a.ndim, "nansum")
-    return NanSum.apply(a, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(a, dtype))
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    dims = common.wrap_dims(None if dim.__class__ in (list, tuple) and not dim else dim, input.ndim, "nansum")
+    return NanSum.apply(input, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(input, dtype))
 
 
-def nanmean(a, dim=None, keepdim=False, *, dtype=None):
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
-        a = a.to(dtype)
-    if not a.dtype.is_floating_point:
+        input = input.to(dtype)
+    if not input.dtype.is_floating_point:
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
-                           f"{a.dtype._short}")
-    return nansum(a, dim, keepdim) / (~a.isnan()).sum(dim, keepdim)
+                           f"{input.dtype._short}")
+    return nansum(input, dim, keepdim) / (~input.isnan()).sum(dim, keepdim)
 
 
 class AMinMax(MultiOutputPrimitive):
     """(amin, amax) in one node; ties share each gradient evenly, as amin and amax do."""
     _node_name = "AminmaxBackward0"
+    saved_outputs = (0, 1)
 
     @staticmethod
     def forward(ctx, a, *, dims, keepdim):
@@ -260,6 +268,7 @@ class AMinMax(MultiOutputPrimitive):
     @staticmethod
     def backward(ctx, g_lo, g_hi):
         (a,) = ctx.saved_tensors
+        check_saved_outputs(ctx)
         make = type(a)._make
         total = 0
         for g, ext in ((g_lo, ctx.lo), (g_hi, ctx.hi)):
@@ -268,22 +277,23 @@ class AMinMax(MultiOutputPrimitive):
         return (total,)
 
 
-def aminmax(a, *, dim=None, keepdim=False):
-    dims = common.wrap_dims(dim, a.ndim, "aminmax")
-    if dim is not None and a.ndim and a.shape[dims[0]] == 0:
+def aminmax(input, *, dim=None, keepdim=False):
+    dims = common.wrap_dims(dim, input.ndim, "aminmax")
+    if dim is not None and input.ndim and input.shape[dims[0]] == 0:
         raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
-    if a.numel() == 0 and dim is None:
+    if input.numel() == 0 and dim is None:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
                            "identity.")
     if dim is None and keepdim:
-        dims = tuple(range(a.ndim))
-    lo, hi = AMinMax.apply(a, dims=dims, keepdim=keepdim)
+        dims = tuple(range(input.ndim))
+    lo, hi = AMinMax.apply(input, dims=dims, keepdim=keepdim)
     return return_types.aminmax(lo, hi)
 
 
 class CumMax(MultiOutputPrimitive):
     """Running max along a dim: (values, indices of the latest max; a NaN, once seen, stays)."""
     _node_name = "CummaxBackward0"
+    saved_outputs = (1,)
     better = staticmethod(lambda x, best: x >= best)
 
     @classmethod
@@ -309,6 +319,7 @@ class CumMax(MultiOutputPrimitive):
 
     @staticmethod
     def backward(ctx, grad, _):
+        check_saved_outputs(ctx)
         idx = type(grad)._make(ctx.idx, grad._device)
         if not grad.ndim:
             return (grad,)
@@ -323,13 +334,13 @@ class CumMin(CumMax):
 def _cum_pair(cls, op):
     values_indices = getattr(return_types, op)
 
-    def f(a, dim):
+    def f(input, dim):
         # (PyTorch checks no dim for an empty tensor: there is nothing to run along)
-        if a.ndim == 0 and dim not in (0, -1):
+        if input.ndim == 0 and dim not in (0, -1):
             raise IndexError(f"{op}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
-        d = common.wrap_dim(dim, a.ndim, op) if a.numel() else 0
-        return values_indices(*cls.apply(a, dim=d))
-    f.__name__ = op
+        d = common.wrap_dim(dim, input.ndim, op) if input.numel() else 0
+        return values_indices(*cls.apply(input, dim=d))
+    f.__name__ = f.__qualname__ = op
     return f
 
 
@@ -367,10 +378,10 @@ class LogCumSumExp(Primitive):
         return ((g.unsqueeze(-1) * w).sum(-2).movedim(-1, ctx.dim),)
 
 
-def logcumsumexp(a, dim):
-    d = common.wrap_dim(dim, a.ndim, "logcumsumexp")
-    _floats_only("logcumsumexp_out", a.dtype)
-    return LogCumSumExp.apply(a, dim=d)
+def logcumsumexp(input, dim):
+    d = common.wrap_dim(dim, input.ndim, "logcumsumexp")
+    _floats_only("logcumsumexp_out", input.dtype)
+    return LogCumSumExp.apply(input, dim=d)
 
 
 # ---- products ------------------------------------------------------------------------------
@@ -380,16 +391,17 @@ def _same_dtype(a, b, msg="both inputs should have same dtype"):
         raise RuntimeError(msg)
 
 
-def vdot(a, b):
-    if a.ndim != 1 or b.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
-    _same_dtype(a, b, f"dot : expected both vectors to have same dtype, but found {a.dtype._short} and "
-                      f"{b.dtype._short}")
-    if a.shape != b.shape:
-        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have "
-                           f"the same number of elements, but got {a.shape[0]} and {b.shape[0]} elements respectively")
-    common.same_device("vdot", a, b)
-    return Vdot.apply(a, b)
+def vdot(input, other):
+    if input.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    _same_dtype(input, other, f"dot : expected both vectors to have same dtype, but found {input.dtype._short} and "
+                      f"{other.dtype._short}")
+    if input.shape != other.shape:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] "
+                           f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
+                           "elements respectively")
+    common.same_device("vdot", input, other)
+    return Vdot.apply(input, other)
 
 
 def _vdot_cls():
@@ -441,26 +453,26 @@ def tensordot(a, b, dims=2, out=None):
     return (a2 @ b2).reshape([a.shape[d] for d in free_a] + [b.shape[d] for d in free_b])
 
 
-def inner(a, b, *, out=None):
-    if a.ndim == 0 or b.ndim == 0:
-        return a * b
-    _same_dtype(a, b)
-    if a.shape[-1] != b.shape[-1]:
+def inner(input, other, *, out=None):
+    if input.ndim == 0 or other.ndim == 0:
+        return input * other
+    _same_dtype(input, other)
+    if input.shape[-1] != other.shape[-1]:
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
-                           f"{list(a.shape)} and {list(b.shape)}")
-    return tensordot(a, b, ([-1], [-1]), out=out)
+                           f"{list(input.shape)} and {list(other.shape)}")
+    return tensordot(input, other, ([-1], [-1]), out=out)
 
 
-def kron(a, b):
+def kron(input, other):
     """PyTorch's composition: a viewed as (a0, 1, a1, 1, ...) times b viewed as (1, b0, 1, b1, ...),
     the product viewed as (a0 * b0, a1 * b1, ...). So the result's layout (and the error when the
     product's layout can't be viewed so, as for some transposed inputs) is that of the product."""
     from .views import unsafe_view
-    common.result_dtype(a, b)  # (its checks)
-    common.same_device("kron", a, b)
-    n = max(a.ndim, b.ndim)
-    sa, sb = (1,) * (n - a.ndim) + tuple(a.shape), (1,) * (n - b.ndim) + tuple(b.shape)
-    product = unsafe_view(a, [x for s in sa for x in (s, 1)]) * unsafe_view(b, [x for s in sb for x in (1, s)])
+    common.result_dtype(input, other)  # (its checks)
+    common.same_device("kron", input, other)
+    n = max(input.ndim, other.ndim)
+    sa, sb = (1,) * (n - input.ndim) + tuple(input.shape), (1,) * (n - other.ndim) + tuple(other.shape)
+    product = unsafe_view(input, [x for s in sa for x in (s, 1)]) * unsafe_view(other, [x for s in sb for x in (1, s)])
     return unsafe_view(product, [x * y for x, y in zip(sa, sb)])
 
 
@@ -479,9 +491,9 @@ class Cross(Primitive):
         return cross(b, grad, dim=ctx.dim), cross(grad, a, dim=ctx.dim)
 
 
-def cross(a, b, dim=None):
-    common.same_device("cross", a, b)
-    shape = common.broadcast_shapes(a.shape, b.shape, op="cross")
+def cross(input, other, dim=None):
+    common.same_device("cross", input, other)
+    shape = common.broadcast_shapes(input.shape, other.shape, op="cross")
     if dim is None:
         import warnings
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
@@ -490,21 +502,21 @@ def cross(a, b, dim=None):
         dim = next((i for i, n in enumerate(shape) if n == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
-    if a.ndim != b.ndim:
-        raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions. (cross got {a.ndim}-D and "
-                           f"{b.ndim}-D: unsqueeze one)")
-    if a.ndim == 0:
+    if input.ndim != other.ndim:
+        raise RuntimeError(f"linalg.cross: inputs must have the same number of dimensions. (cross got {input.ndim}-D "
+                           f"and {other.ndim}-D: unsqueeze one)")
+    if input.ndim == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions (cross takes vectors of 3)")
     d = common.wrap_dim(dim, len(shape), "cross")
-    size = [t.shape[d - len(shape)] if t.ndim >= len(shape) - d else 1 for t in (a, b)]
+    size = [t.shape[d - len(shape)] if t.ndim >= len(shape) - d else 1 for t in (input, other)]
     if size != [3, 3]:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {size[0]} and {size[1]}")
-    if a.dtype is _dtype.bool:  # (after the shape checks, as PyTorch's kernel; NumPy would subtract bools)
+    if input.dtype is _dtype.bool:  # (after the shape checks, as PyTorch's kernel; NumPy would subtract bools)
         raise NotImplementedError("\"cross\" not implemented for 'Bool'")
-    if a.dtype is not b.dtype:
-        raise RuntimeError(f"expected scalar type {a.dtype._short} but found {b.dtype._short}")
-    return Cross.apply(a.expand(shape) if a.shape != shape else a, b.expand(shape) if b.shape != shape else b,
-                       dim=d)
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype._short} but found {other.dtype._short}")
+    return Cross.apply(input.expand(shape) if input.shape != shape else input,
+                       other.expand(shape) if other.shape != shape else other, dim=d)
 
 
 # ---- shapes ----------------------------------------------------------------------------------
@@ -518,7 +530,7 @@ def _atleast(n):
         ts = _seq(tensors)
         out = tuple(_lift(t, n) for t in ts)
         return out[0] if len(tensors) == 1 and not isinstance(tensors[0], (list, tuple)) else out
-    f.__name__ = f"atleast_{n}d"
+    f.__name__ = f.__qualname__ = f"atleast_{n}d"
     return f
 
 
@@ -546,13 +558,15 @@ def column_stack(tensors):
     return cat([t.reshape(-1, 1) if t.ndim < 2 else t for t in tensors], 1)
 
 
-def tensor_split(a, indices_or_sections, dim=0):
+def tensor_split(input, sections=None, dim=0, *, indices=None, tensor_indices_or_sections=None):  # noqa: A002
+    """Split into `sections` parts, or at `indices`, or at what a tensor holds: PyTorch's three overloads, their
+    argument named after each (by position, any of them)."""
+    a, ios = input, _sections(sections, indices, tensor_indices_or_sections)
     T = common.tensor_cls()
     if a.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
     d = common.wrap_dim(dim, a.ndim, "tensor_split")
     n = a.shape[d]
-    ios = indices_or_sections
     if isinstance(ios, T):
         ios = ios.tolist()
     if isinstance(ios, int):
@@ -585,16 +599,21 @@ def _split_along(name, a, indices_or_sections, need):
     return tensor_split(a, ios, dim)
 
 
-def hsplit(a, indices_or_sections):
-    return _split_along("hsplit", a, indices_or_sections, 1)
+def _sections(sections, indices, tensor_indices_or_sections=None):
+    return (sections if sections is not None else indices if indices is not None else
+            tensor_indices_or_sections)
 
 
-def vsplit(a, indices_or_sections):
-    return _split_along("vsplit", a, indices_or_sections, 2)
+def hsplit(input, sections=None, *, indices=None):  # noqa: A002  (PyTorch's two overloads, as tensor_split's)
+    return _split_along("hsplit", input, _sections(sections, indices), 1)
 
 
-def dsplit(a, indices_or_sections):
-    return _split_along("dsplit", a, indices_or_sections, 3)
+def vsplit(input, sections=None, *, indices=None):  # noqa: A002
+    return _split_along("vsplit", input, _sections(sections, indices), 2)
+
+
+def dsplit(input, sections=None, *, indices=None):  # noqa: A002
+    return _split_along("dsplit", input, _sections(sections, indices), 3)
 
 
 def cartesian_prod(*tensors):
@@ -624,31 +643,31 @@ class Rot90(Primitive):
         return (rot90(grad, -ctx.k, ctx.dims),)
 
 
-def rot90(a, k=1, dims=(0, 1)):
+def rot90(input, k=1, dims=(0, 1)):
     dims = tuple(dims)
     if len(dims) != 2:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
-    if a.ndim < 2:
-        raise RuntimeError(f"expected total dims >= 2, but got total dims = {a.ndim}")
-    d0, d1 = (common.wrap_dim(d, a.ndim, "rot90") for d in dims)
+    if input.ndim < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.ndim}")
+    d0, d1 = (common.wrap_dim(d, input.ndim, "rot90") for d in dims)
     if d0 == d1:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
-    return Rot90.apply(a, k=k % 4, dims=(d0, d1))
+    return Rot90.apply(input, k=k % 4, dims=(d0, d1))
 
 
-def fliplr(a):
-    if a.ndim < 2:
+def fliplr(input):
+    if input.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
-    return a.flip(1)
+    return input.flip(1)
 
 
-def flipud(a):
-    if a.ndim < 1:
+def flipud(input):
+    if input.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
-    return a.flip(0)
+    return input.flip(0)
 
 
-def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False, **_):
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     from .._factories import tensor
     return tensor(s, dtype=dtype or _dtype.get_default_dtype(), device=device, requires_grad=requires_grad)
 

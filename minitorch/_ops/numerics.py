@@ -38,28 +38,28 @@ class LogAddExp2(LogAddExp):
     base2 = True
 
 
-def logaddexp(a, b):
-    _tensors_only("logaddexp", a, b)
-    _floats_only("logaddexp", common.result_dtype(a, b))
-    return binary(LogAddExp, a, b, "logaddexp")
+def logaddexp(input, other):
+    _tensors_only("logaddexp", input, other)
+    _floats_only("logaddexp", common.result_dtype(input, other))
+    return binary(LogAddExp, input, other, "logaddexp")
 
 
-def logaddexp2(a, b):
-    _tensors_only("logaddexp2", a, b)
-    _floats_only("logaddexp2", common.result_dtype(a, b))
-    return binary(LogAddExp2, a, b, "logaddexp2")
+def logaddexp2(input, other):
+    _tensors_only("logaddexp2", input, other)
+    _floats_only("logaddexp2", common.result_dtype(input, other))
+    return binary(LogAddExp2, input, other, "logaddexp2")
 
 
-def isposinf(a):
-    return a == math.inf if a.dtype.is_floating_point else a.new_zeros(a.shape, dtype=_dtype.bool)
+def isposinf(input):
+    return input == math.inf if input.dtype.is_floating_point else input.new_zeros(input.shape, dtype=_dtype.bool)
 
 
-def isneginf(a):
-    return a == -math.inf if a.dtype.is_floating_point else a.new_zeros(a.shape, dtype=_dtype.bool)
+def isneginf(input):
+    return input == -math.inf if input.dtype.is_floating_point else input.new_zeros(input.shape, dtype=_dtype.bool)
 
 
-def isreal(a):
-    return a.new_ones(a.shape, dtype=_dtype.bool)  # minitorch has no complex dtypes
+def isreal(input):
+    return input.new_ones(input.shape, dtype=_dtype.bool)  # minitorch has no complex dtypes
 
 
 class _IntegerBinary(Primitive):
@@ -87,12 +87,12 @@ def _integer_binary(cls, op, a, b):
     return binary(cls, a, b, op)
 
 
-def gcd(a, b):
-    return _integer_binary(Gcd, "gcd", a, b)
+def gcd(input, other):
+    return _integer_binary(Gcd, "gcd", input, other)
 
 
-def lcm(a, b):
-    return _integer_binary(Lcm, "lcm", a, b)
+def lcm(input, other):
+    return _integer_binary(Lcm, "lcm", input, other)
 
 
 # ---- statistics of data ----------------------------------------------------------------------
@@ -101,14 +101,14 @@ _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 @_amp.float32_cpu
-def quantile(a, q, dim=None, keepdim=False, *, interpolation="linear", out=None, ignore_nan=False):
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None, _ignore_nan=False):
     """The q-th quantiles along `dim` (of the flattened tensor when dim is None), interpolated
     between the two nearest sorted values as PyTorch does; q a number or a 1-D tensor of them (its
-    dim comes first in the result). NaN in a row makes that row's result NaN, unless ignore_nan
+    dim comes first in the result). NaN in a row makes that row's result NaN, unless _ignore_nan
     (nanquantile), which ranks only the numbers."""
     T = common.tensor_cls()
-    op = "nanquantile" if ignore_nan else "quantile"
-    if not a.dtype.is_floating_point or a.dtype.itemsize < 4:
+    op = "nanquantile" if _ignore_nan else "quantile"
+    if not input.dtype.is_floating_point or input.dtype.itemsize < 4:
         raise RuntimeError(f"{op}() input tensor must be either float or double dtype")
     if interpolation not in _INTERPOLATIONS:
         raise RuntimeError(f"{op}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
@@ -117,25 +117,25 @@ def quantile(a, q, dim=None, keepdim=False, *, interpolation="linear", out=None,
     qs = [float(q)] if scalar_q else [float(v) for v in q.reshape(-1).tolist()]
     if not scalar_q and q.ndim > 1:
         raise RuntimeError(f"{op}() q must be a scalar or 1D tensor")
-    if not scalar_q and q.dtype is not a.dtype:
+    if not scalar_q and q.dtype is not input.dtype:
         raise RuntimeError(f"{op}() q tensor must be same dtype as the input tensor")
     for v in qs:
         if not 0 <= v <= 1:
             raise RuntimeError(f"{op}() q must be in the range [0, 1] but got {v}" if scalar_q else
                                f"{op}() q values must be in the range [0, 1]")
-    if a.numel() == 0 and dim is None:
+    if input.numel() == 0 and dim is None:
         raise RuntimeError(f"{op}() input tensor must be non-empty")
-    x = a.reshape(-1) if dim is None else a
+    x = input.reshape(-1) if dim is None else input
     d = 0 if dim is None else common.wrap_dims((dim,), x.ndim, op)[0] if x.ndim else 0
     x = x if x.ndim else x.reshape(1)
     values = x.sort(dim=d).values  # NaN sorts last
     nan = x.isnan()
     n = x.shape[d]
-    count = (~nan).sum(d, keepdim=True) if ignore_nan else None
+    count = (~nan).sum(d, keepdim=True) if _ignore_nan else None
     results = []
     for v in qs:
-        if ignore_nan:
-            rank = (count - 1).clamp(min=0).to(a.dtype) * v
+        if _ignore_nan:
+            rank = (count - 1).clamp(min=0).to(input.dtype) * v
         else:
             rank = x.new_full([1] * x.ndim, (n - 1) * v)
         lo, hi = rank.floor(), rank.ceil()
@@ -155,12 +155,12 @@ def quantile(a, q, dim=None, keepdim=False, *, interpolation="linear", out=None,
             r = below.lerp(above, (rank - lo).expand(expand))
         else:
             r = below
-        has_nan = (count == 0) if ignore_nan else nan.any(d, keepdim=True)
+        has_nan = (count == 0) if _ignore_nan else nan.any(d, keepdim=True)
         r = r.masked_fill(has_nan, math.nan)
         if not keepdim:
             r = r.squeeze(d) if dim is not None else r.reshape(())
         elif dim is None:
-            r = r.reshape([1] * a.ndim)
+            r = r.reshape([1] * input.ndim)
         results.append(r)
     if scalar_q:
         return results[0]
@@ -168,30 +168,63 @@ def quantile(a, q, dim=None, keepdim=False, *, interpolation="linear", out=None,
     return stack(results, 0)
 
 
-def nanquantile(a, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
-    return quantile(a, q, dim, keepdim, interpolation=interpolation, ignore_nan=True)
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    return quantile(input, q, dim, keepdim, interpolation=interpolation, _ignore_nan=True)
 
 
-def cov(a, *, correction=1, fweights=None, aweights=None):
+def cov(input, *, correction=1, fweights=None, aweights=None):
     """The covariance of the rows (variables) over the columns (observations), as torch.cov; a 1-D
-    input is one variable. Weights are not supported."""
-    if fweights is not None or aweights is not None:
-        raise NotImplementedError("cov(fweights=, aweights=) is not implemented in minitorch")
-    if a.ndim > 2:
+    input is one variable. Each observation counts fweights[i] times (integers) and weighs
+    aweights[i]: the mean and the products are weighted by w = fweights * aweights, and the
+    correction is scaled by sum(w * aweights) / sum(w) (numpy.cov's formula)."""
+    if input.ndim > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
-                           f"{a.ndim} dimensions")
-    x = a.reshape(1, -1) if a.ndim < 2 else a
-    if not x.dtype.is_floating_point:
-        x = x.to(_dtype.get_default_dtype())
+                           f"{input.ndim} dimensions")
+    if input.dtype is _dtype.bool:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    x = input.reshape(1, -1) if input.ndim < 2 else input
     n = x.shape[1]
-    centered = x - x.mean(1, keepdim=True)
-    c = centered @ centered.mT / max(n - correction, 0)
-    return c.squeeze()
+    w = None
+    for name, weights, integral in (("fweights", fweights, True), ("aweights", aweights, False)):
+        if weights is None:
+            continue
+        kind = "integral" if integral else "floating point"
+        if weights.ndim > 1:
+            raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got {name} with "
+                               f"{weights.ndim} dimensions")
+        if weights.dtype.is_floating_point == integral or weights.dtype is _dtype.bool:
+            raise RuntimeError(f"cov(): expected {name} to have {kind} dtype but got {name} with "
+                               f"{weights.dtype._short} dtype")
+        if weights.numel() != n:
+            raise RuntimeError(f"cov(): expected {name} to have the same numel as there are observations in the "
+                               f"input but got {weights.numel()} != {n}")
+        if n and bool(weights.min() < 0):
+            raise RuntimeError(f"cov(): {name} cannot be negative")
+        w = weights if w is None else w * weights
+    if w is None:
+        from .._factories import tensor
+        w_sum = tensor(n, device=x.device)
+    else:
+        w_sum = w.sum()
+        if not bool(w_sum != 0):
+            raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    mean = (x if w is None else x * w).sum(1) / w_sum
+    if w is not None and aweights is not None and correction != 0:
+        norm = w_sum - correction * (w * aweights).sum() / w_sum
+    else:
+        norm = w_sum - correction
+    if bool(norm <= 0):
+        import warnings
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
+                      "observations.", UserWarning, stacklevel=2)
+        norm = norm * 0
+    centered = x - mean.unsqueeze(1)
+    return (centered.mm((centered if w is None else centered * w).t()) / norm).squeeze()
 
 
-def corrcoef(a):
+def corrcoef(input):
     """Pearson's correlation coefficients of the rows, clipped to [-1, 1] as torch.corrcoef."""
-    c = cov(a)
+    c = cov(input)
     if c.ndim == 0:
         return c / c
     d = c.diagonal()
@@ -242,8 +275,8 @@ def block_diag(*tensors):
     return cat(rows, 0)
 
 
-def diagflat(a, offset=0):
-    return a.reshape(-1).diag(offset)
+def diagflat(input, offset=0):
+    return input.reshape(-1).diag(offset)
 
 
 def trapezoid(y, x=None, *, dx=None, dim=-1):
@@ -304,11 +337,11 @@ class Ldexp(Primitive):
         return grad * scale, grad * a * scale * math.log(2)
 
 
-def ldexp(a, b):
-    _tensors_only("ldexp", a, b)
-    dt = common.result_dtype(a, b)
+def ldexp(input, other):
+    _tensors_only("ldexp", input, other)
+    dt = common.result_dtype(input, other)
     dt = dt if dt.is_floating_point else _dtype.get_default_dtype()  # (integers give the default float)
-    return Ldexp.apply(*(common.to_device_of(x.to(dt), a._device) for x in (a, b)))
+    return Ldexp.apply(*(common.to_device_of(x.to(dt), input._device) for x in (input, other)))
 
 
 class Nextafter(Primitive):
@@ -324,7 +357,7 @@ class Nextafter(Primitive):
         return grad, grad * 0
 
 
-def nextafter(a, b):
-    _tensors_only("nextafter", a, b)
-    _floats_only("nextafter", common.result_dtype(a, b))
-    return binary(Nextafter, a, b, "nextafter")
+def nextafter(input, other):
+    _tensors_only("nextafter", input, other)
+    _floats_only("nextafter", common.result_dtype(input, other))
+    return binary(Nextafter, input, other, "nextafter")

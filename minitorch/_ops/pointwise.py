@@ -11,6 +11,7 @@ from .. import _dtype
 from .._errors import hinted
 from .._dtype import get_default_dtype
 from .. import parts as _parts
+from ..autograd.grad_mode import STATE
 from . import common
 from ._prim import NULL_CTX, Primitive, _tensor_cls
 from . import _prim
@@ -75,8 +76,33 @@ class Sub(Primitive):
         return grad, -grad
 
 
+class AddAlpha(Primitive):
+    """a + alpha * b, as PyTorch records add(alpha=...): one node (AddBackward0) that keeps alpha;
+    b's gradient is grad * alpha."""
+    _node_name = "AddBackward0"
+    array_backward = True  # the formula below also runs on arrays (see _prim.py)
+    reads_input_in_backward = False
+    sign = 1
+
+    @classmethod
+    def forward(cls, ctx, a, b, *, alpha):
+        ctx.alpha = alpha
+        x, y = getattr(a, "_data", a), getattr(b, "_data", b) * alpha
+        return x + y if cls.sign > 0 else x - y
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        return grad, (grad * ctx.alpha if cls.sign > 0 else -grad * ctx.alpha)
+
+
+class SubAlpha(AddAlpha):
+    _node_name = "SubBackward0"
+    sign = -1
+
+
 class Mul(Primitive):
     _node_name = "MulBackward0"
+    pack_order = (1, 0)  # PyTorch saves `other` before `self`: saved_tensors_hooks see that order
     array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
@@ -97,6 +123,7 @@ class Mul(Primitive):
 
 class Div(Primitive):
     _node_name = "DivBackward0"
+    pack_order = (1, 0)  # PyTorch saves `other` before `self`: saved_tensors_hooks see that order
     array_backward = True  # the formula below also runs on arrays (see _prim.py)
 
     @staticmethod
@@ -118,6 +145,7 @@ class Div(Primitive):
 
 class Pow(Primitive):
     _node_name = "PowBackward0"
+    pack_order = (1, 0)  # (`exponent` before `self`, as PyTorch saves them)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -130,11 +158,13 @@ class Pow(Primitive):
     def backward(ctx, grad):
         a, b = _load(ctx)
         # tensor ** tensor kept its result, read (so checked against in-place changes) even when unused
-        out = ctx.saved_output if ctx._fn is PowTensor else None
+        out = ctx.saved_output if ctx._fn.saves_output else None
         if _parts.local_backward is not None:  # a course part (minitorch/parts.py)
             return _parts.local_backward("pow", (a, b), grad, ctx.needs_input_grad)
         ga = gb = None
         if ctx.needs_input_grad[0]:
+            if getattr(ctx, "bool_exponent", False):
+                _check_sub(True, 1)
             # d(a^b)/da = b a^(b-1); PyTorch defines it as 0 where b == 0 (even at a == 0)
             ga = grad * b * a ** (b - 1)
             if isinstance(b, common.tensor_cls()):
@@ -167,6 +197,7 @@ def _scalar_log(x):
 
 class Maximum(Primitive):
     _node_name = "MaximumBackward0"
+    pack_order = (1, 0)  # PyTorch saves `other` before `self`: saved_tensors_hooks see that order
 
     @staticmethod
     def forward(ctx, a, b):
@@ -185,6 +216,7 @@ class Maximum(Primitive):
 
 class Minimum(Primitive):
     _node_name = "MinimumBackward0"
+    pack_order = (1, 0)  # PyTorch saves `other` before `self`: saved_tensors_hooks see that order
 
     @staticmethod
     def forward(ctx, a, b):
@@ -227,6 +259,7 @@ class Remainder(Primitive):
     """Python's %: the sign of the divisor. a - b * floor(a / b), so d/da = 1, d/db = -floor(a / b)."""
     _node_name = "RemainderBackward1"  # tensor % tensor; RemainderBackward0 is tensor % number
     ufunc, rounding = "remainder", "floor"
+    pack_order = (1, 0)  # PyTorch saves `other` before `self`: saved_tensors_hooks see that order
 
     @classmethod
     def forward(cls, ctx, a, b):
@@ -289,6 +322,7 @@ class FloorDivide(Primitive):
     """Recorded for floats, as in PyTorch, whose floor_divide has no derivative: backward says so."""
     _node_name = "NotImplemented"
     reads_input_in_backward = False
+    int_result_error = False  # (an integer result is simply not recorded)
 
     @staticmethod
     def forward(ctx, a, b=None, *, other=None):
@@ -353,8 +387,12 @@ class Where(Primitive):
 
 # ---- dispatch: devices, dtypes, then the primitive ---------------------------------------
 
-def binary(cls, a, b, op, *, floating=False, cast=True):
-    """Check devices, promote dtypes as PyTorch does, and run a binary primitive."""
+_NO_KW = {}
+
+
+def binary(cls, a, b, op, *, floating=False, cast=True, kw=None):
+    """Check devices, promote dtypes as PyTorch does, and run a binary primitive (`kw`: its options)."""
+    kw = kw or _NO_KW
     T = _prim._Tensor or _tensor_cls()
     a_t, b_t = isinstance(a, T), isinstance(b, T)
     if a_t and b_t:
@@ -365,7 +403,7 @@ def binary(cls, a, b, op, *, floating=False, cast=True):
         if ad.dtype is bd.dtype or ad.dtype == bd.dtype:
             if not floating or ad.dtype.kind == "f":  # the common case: nothing to promote or cast
                 try:
-                    out = cls.apply(a, b)
+                    out = cls.apply(a, b, **kw)
                 except ValueError as e:
                     _raise_broadcast(a, b, op, e)
                 if ad.flags.c_contiguous and bd.flags.c_contiguous and (
@@ -379,25 +417,30 @@ def binary(cls, a, b, op, *, floating=False, cast=True):
         bc = b.__class__
         if (bc is float or bc is int) and a._data.dtype.kind == "f":  # float tensor and a number: no casting
             try:
-                out = cls.apply(a, b)
+                out = cls.apply(a, b, **kw)
             except ValueError as e:
                 _raise_broadcast(a, b, op, e)
             d = a._data
             return out if d.flags.c_contiguous and 1 not in d.shape else laid_out(out, a, b)
         if bc not in _PY_NUMBERS:
-            return binary(cls, a, _as_operand(b, op), op, floating=floating, cast=cast)
+            return binary(cls, a, _as_operand(b, op), op, floating=floating, cast=cast, kw=kw)
         dt = a.dtype if type(b) is not float or a.dtype.is_floating_point else common.result_dtype(a, b)
         if type(b) is bool or (type(b) is int and dt is _dtype.bool):
             dt = common.result_dtype(a, b)
     elif b_t:
         if a.__class__ not in _PY_NUMBERS:
-            return binary(cls, _as_operand(a, op), b, op, floating=floating, cast=cast)
+            return binary(cls, _as_operand(a, op), b, op, floating=floating, cast=cast, kw=kw)
         dt = common.result_dtype(a, b)
     else:
         raise TypeError(f"{op}: expected at least one Tensor argument")
     if floating and not dt.is_floating_point:
         dt = get_default_dtype()
     if cast:
+        if not dt.is_floating_point and cls.int_result_error and cls.differentiable and STATE.enabled and (
+                a_t and a._requires_grad or b_t and b._requires_grad):
+            # (an integer tensor that requires grad, an in-place comparison's result: the cast below would drop
+            # that, and PyTorch refuses to record the op on an integer result)
+            raise RuntimeError(f"Autograd not support dtype: {dt._short}")
         if a_t and a.dtype is not dt:
             a = a.to(dt)
         if b_t and b.dtype is not dt:
@@ -409,7 +452,7 @@ def binary(cls, a, b, op, *, floating=False, cast=True):
     elif type(b) is int and dt._category == 1:  # comparisons: an int is cast (wrapped) like a tensor
         b = _scalar_as(b, dt)
     try:
-        out = cls.apply(a, b)
+        out = cls.apply(a, b, **kw)
     except ValueError as e:
         _raise_broadcast(a, b, op, e)
     if not (a_t and b_t):  # a tensor and a number: row-major stays row-major
@@ -506,30 +549,44 @@ def _two_numbers(a, b, op):
     raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not {type(a).__name__}")
 
 
-def _scaled(a, b, alpha, op):
-    """`b * alpha` in the result's dtype, as PyTorch applies alpha (not in b's own dtype)."""
+def _alpha(a, b, alpha, op):
+    """PyTorch's checks of alpha, and how it applies: (b', factor) to add b' * factor, alpha in the
+    result's dtype (not in b's own); factor None: add b' as it is (alpha 1, a bool, a number b)."""
     dt = common.result_dtype(a, b)
     if isinstance(alpha, float) and not dt.is_floating_point:
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
     if isinstance(alpha, bool) and dt is not _dtype.bool:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if isinstance(alpha, bool) or dt is _dtype.bool:
-        return b if alpha else (b & False if isinstance(b, common.tensor_cls()) else False)
+        return (b if alpha else (b & False if isinstance(b, common.tensor_cls()) else False)), None
+    if alpha == 1:  # (1.0: checked as a float, then nothing to scale)
+        return b, None
     # PyTorch converts alpha to the result's dtype, checked (300 does not fit int8, 1e6 not half);
     # sub adds other * -alpha, so it is -alpha that must fit (sub(alpha=128) is fine in int8)
     _dtype.checked_scalar(-alpha if op.rstrip("_") == "sub" else alpha, dt)
-    if dt._category == 1 and isinstance(b, common.tensor_cls()):
+    if not isinstance(b, common.tensor_cls()):
+        return b * alpha, None
+    if dt._category == 1:
         alpha = _scalar_as(alpha, dt)  # (wrapped into the dtype: the product is the same modulo 2^bits)
-    if isinstance(b, common.tensor_cls()):
-        return (b if b.dtype is dt else b.to(dt)) * alpha
-    return b * alpha
+    return b, alpha
 
 
-def add(a, b, *, alpha=1):
-    a = _two_numbers(a, b, "add")
-    if alpha != 1 or alpha.__class__ is bool:
-        b = _scaled(a, b, alpha, "add")
-    return binary(Add, a, b, "add")
+def _scaled(a, b, alpha, op):
+    """`b * alpha` in the result's dtype, as PyTorch applies alpha (not in b's own dtype)."""
+    b, factor = _alpha(a, b, alpha, op)
+    if factor is None:
+        return b
+    dt = common.result_dtype(a, b)
+    return (b if b.dtype is dt else b.to(dt)) * factor
+
+
+def add(input, other, *, alpha=1):
+    input = _two_numbers(input, other, "add")
+    if alpha != 1 or alpha.__class__ is not int:
+        other, factor = _alpha(input, other, alpha, "add")
+        if factor is not None:
+            return binary(AddAlpha, input, other, "add", kw={"alpha": factor})
+    return binary(Add, input, other, "add")
 
 
 def _is_bool(x):
@@ -548,12 +605,14 @@ def _check_sub(a, b):
             "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-def sub(a, b, *, alpha=1):
-    a = _two_numbers(a, b, "sub")
-    _check_sub(a, b)
-    if alpha != 1 or alpha.__class__ is bool:
-        b = _scaled(a, b, alpha, "sub")
-    return binary(Sub, a, b, "sub")
+def sub(input, other, *, alpha=1):
+    input = _two_numbers(input, other, "sub")
+    _check_sub(input, other)
+    if alpha != 1 or alpha.__class__ is not int:
+        other, factor = _alpha(input, other, alpha, "sub")
+        if factor is not None:
+            return binary(SubAlpha, input, other, "sub", kw={"alpha": factor})
+    return binary(Sub, input, other, "sub")
 
 
 class Rsub(Primitive):
@@ -586,23 +645,23 @@ class RsubTensor(Primitive):
         return -grad, grad
 
 
-def rsub(t, other, *, alpha=1):
+def rsub(input, other, *, alpha=1):
     """`other - alpha * t` (PyTorch's rsub; `2 - t` calls it)."""
     T = common.tensor_cls()
-    _check_sub(t, other)
-    if isinstance(other, T) and isinstance(t, T) and alpha == 1:
-        return binary(RsubTensor, t, other, "rsub")
-    if isinstance(other, T) or other.__class__ not in _PY_NUMBERS or alpha != 1 or alpha.__class__ is bool:
-        return sub(other, t, alpha=alpha)
-    dt = common.result_dtype(t, other)
-    if t.dtype is not dt:
-        t = t.to(dt)
-    return Rsub.apply(t, other=_scalar_as(other, dt))
+    _check_sub(input, other)
+    if isinstance(other, T) and isinstance(input, T) and alpha == 1 and alpha.__class__ is int:
+        return binary(RsubTensor, input, other, "rsub")
+    if isinstance(other, T) or other.__class__ not in _PY_NUMBERS or alpha != 1 or alpha.__class__ is not int:
+        return sub(other, input, alpha=alpha)
+    dt = common.result_dtype(input, other)
+    if input.dtype is not dt:
+        input = input.to(dt)
+    return Rsub.apply(input, other=_scalar_as(other, dt))
 
 
-def mul(a, b):
-    a = _two_numbers(a, b, "mul")
-    return binary(Mul, a, b, "mul")
+def mul(input, other):
+    input = _two_numbers(input, other, "mul")
+    return binary(Mul, input, other, "mul")
 
 
 def _fp_quiet():
@@ -625,18 +684,18 @@ class _DivRoundingNone(Div):
     _node_name = "DivBackward2"  # div(a, b, rounding_mode=None): PyTorch's rounding overload, true division
 
 
-def div(a, b, *, rounding_mode=NOT_GIVEN):
-    a = _two_numbers(a, b, "div")
+def div(input, other, *, rounding_mode=NOT_GIVEN):
+    input = _two_numbers(input, other, "div")
     if rounding_mode is None or rounding_mode is NOT_GIVEN:
         with _fp_quiet():
-            return binary(Div if rounding_mode is NOT_GIVEN else _DivRoundingNone, a, b, "div", floating=True)
+            return binary(Div if rounding_mode is NOT_GIVEN else _DivRoundingNone, input, other, "div", floating=True)
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                            f"'{rounding_mode}'")
-    _no_bool(a, b, "div_floor_cpu" if rounding_mode == "floor" else "div_trunc_cpu")
-    _check_int_division(a, b)
+    _no_bool(input, other, "div_floor_cpu" if rounding_mode == "floor" else "div_trunc_cpu")
+    _check_int_division(input, other)
     with _fp_quiet():
-        return binary(DivFloor if rounding_mode == "floor" else DivTrunc, a, b, "div")
+        return binary(DivFloor if rounding_mode == "floor" else DivTrunc, input, other, "div")
 
 
 class DivFloor(Primitive):
@@ -646,17 +705,24 @@ class DivFloor(Primitive):
 
     @staticmethod
     def forward(ctx, a, b):
+        _keep_divisor(ctx, b)
         return _xp(a, b).floor_divide(getattr(a, "_data", a), getattr(b, "_data", b))
 
     @staticmethod
     def backward(ctx, grad):
+        ctx.saved_tensors  # noqa: B018  (PyTorch's node keeps a tensor divisor: a second backward is refused)
         return zeros_like_grad(grad), zeros_like_grad(grad)
+
+
+def _keep_divisor(ctx, b):
+    _save(ctx, b)  # (a number too, as PyTorch wraps it in a tensor)
 
 
 class DivTrunc(DivFloor):
     _node_name = "DivBackward2"
     @staticmethod
     def forward(ctx, a, b):
+        _keep_divisor(ctx, b)
         xp, x, y = _xp(a, b), getattr(a, "_data", a), getattr(b, "_data", b)
         if xp.asarray(x).dtype.kind == "f":
             return xp.trunc(x / y)
@@ -664,8 +730,8 @@ class DivTrunc(DivFloor):
         return q + ((q < 0) & (q * y != x))
 
 
-def true_divide(a, b):
-    return div(a, b)
+def true_divide(input, other):
+    return div(input, other)
 
 
 def rdiv(t, other):
@@ -676,22 +742,26 @@ def rdiv(t, other):
 
 
 @_amp.float32_gpu
-def pow(a, b):  # noqa: A001
+def pow(input, exponent):  # noqa: A001
     T = common.tensor_cls()
-    if not isinstance(a, T) and not isinstance(b, T):
-        raise TypeError(f"pow() received an invalid combination of arguments - got ({type(a).__name__}, "
-                        f"{type(b).__name__}): one of them must be a Tensor")
-    if _is_bool(a) and _is_bool(b):  # NumPy would compute in int8; PyTorch keeps bool, or refuses
-        if type(b) is not bool:
+    if not isinstance(input, T) and not isinstance(exponent, T):
+        raise TypeError(f"pow() received an invalid combination of arguments - got ({type(input).__name__}, "
+                        f"{type(exponent).__name__}): one of them must be a Tensor")
+    if _is_bool(input) and _is_bool(exponent):  # NumPy would compute in int8; PyTorch keeps bool, or refuses
+        if type(exponent) is not bool:
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
-        return a | (not b)
-    if isinstance(b, T) and not isinstance(a, T) or isinstance(a, T) and not isinstance(b, T):
-        return _pow_scalar(a, b)
-    dt = common.result_dtype(a, b)
-    if not dt.is_floating_point and dt is not _dtype.bool and bool((b._data < 0).any()):
-        return _int_pow_negative(a, b, dt)
+        return input | (not exponent)
+    if isinstance(exponent, T) and not isinstance(input, T) or isinstance(input, T) and not isinstance(exponent, T):
+        return _pow_scalar(input, exponent)
+    dt = common.result_dtype(input, exponent)
+    if not dt.is_floating_point and dt is not _dtype.bool and bool((exponent._data.astype(dt.np) < 0).any()):
+        return _int_pow_negative(input, exponent, dt)  # (negative once in the result's dtype: an int32 0-d
+        # 2**31 - 1 is -1 in int16)
     with _fp_quiet():  # (-8) ** (1/3) is nan and 0 ** -1 inf, silently, as in PyTorch
-        return binary(PowTensor, a, b, "pow")
+        out = binary(PowTensor, input, exponent, "pow")
+    if exponent.dtype is _dtype.bool and out.grad_fn is not None:
+        out.grad_fn.bool_exponent = True  # (PyTorch's gradient of the base computes exponent - 1: refused for bool)
+    return out
 
 
 def _int_pow_negative(a, b, dt):
@@ -705,7 +775,7 @@ def _int_pow_negative(a, b, dt):
     pos = xp.where(e < 0, 0, e)
     out = x ** pos
     neg = xp.where(x == 1, 1, xp.where(x == -1, xp.where(e % 2 == 0, 1, -1), 0)).astype(x.dtype)
-    return Tensor._make(xp.where(e < 0, neg, out), a._device)
+    return laid_out(Tensor._make(xp.where(e < 0, neg, out), a._device), a, b)
 
 
 def pow_scalar_array(xp, x, e):
@@ -717,7 +787,8 @@ def pow_scalar_array(xp, x, e):
     if x.dtype.itemsize == 2:
         e = x.dtype.type(e).astype("float32")
         out = xp.power(x.astype("float32"), e)
-        if not float(e).is_integer():  # C's pow at -0. and -inf (NumPy's takes a sqrt for 0.5 and keeps their sign)
+        if not float(e).is_integer() and e == e:  # C's pow at -0. and -inf (NumPy's takes a sqrt for 0.5 and
+            # keeps their sign); a NaN exponent is NaN but at 1, where NumPy's power agrees
             out = xp.where(x == 0, 0.0 if e > 0 else xp.inf, xp.where(x == -xp.inf, xp.inf if e > 0 else 0.0, out))
         return out.astype(x.dtype)
     if e == 0.5:
@@ -759,8 +830,8 @@ class PowScalarBase(Primitive):
     saves_output = True
 
     @staticmethod
-    def forward(ctx, b, *, base):
-        ctx.base = base
+    def forward(ctx, b, *, base, bool_base=False):
+        ctx.base, ctx.bool_base = base, bool_base
         if base == 0:
             ctx.save_for_backward(b)
         # (PyTorch's number ** tensor is laid out row-major, whatever the exponent's layout)
@@ -768,6 +839,9 @@ class PowScalarBase(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if ctx.bool_base:  # (PyTorch's formula takes the log of a bool Scalar, which its Scalar type refuses)
+            raise RuntimeError('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/c10/core/Scalar.cpp":42, please '
+                               'report a bug to PyTorch. unknown ivalue tag 4')
         g = grad * ctx.saved_output * _scalar_log(ctx.base)
         if ctx.base == 0:
             (b,) = ctx.saved_tensors
@@ -793,13 +867,13 @@ def _pow_scalar(a, b):
             return laid_out(PowScalar.apply(t, exponent=n), t)  # a unary op for PyTorch: no scalar operand
         with _fp_quiet():
             return laid_out(PowScalar.apply(t, exponent=n), t)  # a unary op for PyTorch: no scalar operand
-    n = _scalar_as(n, dt)
+    bool_base, n = n.__class__ is bool, _scalar_as(n, dt)
     if not dt.is_floating_point and bool((t._data < 0).any()):
         out = _int_pow_negative(common.tensor_cls()._make(t._device.xp.asarray(n, dtype=dt.np), t._device), t, dt)
         out._data = common.row_major(out._data, out._device.xp)  # (as PowScalarBase's)
         return out
     with _fp_quiet():
-        return PowScalarBase.apply(t, base=n)
+        return PowScalarBase.apply(t, base=n, bool_base=bool_base)
 
 
 def _tensor_operand(x, op, pos):
@@ -809,16 +883,16 @@ def _tensor_operand(x, op, pos):
                         f"not {type(x).__name__}")
 
 
-def maximum(a, b):
-    _tensor_operand(a, "maximum", 1)
-    _tensor_operand(b, "maximum", 2)
-    return binary(Maximum, a, b, "maximum")
+def maximum(input, other):
+    _tensor_operand(input, "maximum", 1)
+    _tensor_operand(other, "maximum", 2)
+    return binary(Maximum, input, other, "maximum")
 
 
-def minimum(a, b):
-    _tensor_operand(a, "minimum", 1)
-    _tensor_operand(b, "minimum", 2)
-    return binary(Minimum, a, b, "minimum")
+def minimum(input, other):
+    _tensor_operand(input, "minimum", 1)
+    _tensor_operand(other, "minimum", 2)
+    return binary(Minimum, input, other, "minimum")
 
 
 def _no_bool(a, b, kernel):
@@ -837,20 +911,23 @@ def _check_int_division(a, b):
         raise RuntimeError("ZeroDivisionError")
 
 
-def floor_divide(a, b):
-    a = _two_numbers(a, b, "floor_divide")
-    common.shapes_first("floor_divide", a, b)
-    _no_bool(a, b, "div_floor_cpu")
-    _check_int_division(a, b)
+def floor_divide(input, other):
+    input = _two_numbers(input, other, "floor_divide")
+    common.shapes_first("floor_divide", input, other)
+    _no_bool(input, other, "div_floor_cpu")
+    _check_int_division(input, other)
     with _fp_quiet():
-        if b.__class__ in _PY_NUMBERS and isinstance(a, common.tensor_cls()):
-            return _with_number(FloorDivide, a, b)
-        return binary(FloorDivide, a, b, "floor_divide")
+        if other.__class__ in _PY_NUMBERS and isinstance(input, common.tensor_cls()):
+            return _with_number(FloorDivide, input, other)
+        return binary(FloorDivide, input, other, "floor_divide")
 
 
 def _with_number(cls, a, b):
     """tensor op number, recorded with the tensor as the only input (PyTorch's Scalar overloads)."""
     dt = common.result_dtype(a, b)
+    if a.dtype is not dt and not dt.is_floating_point and STATE.enabled and a._requires_grad and \
+            cls.int_result_error and cls.differentiable:
+        raise RuntimeError(f"Autograd not support dtype: {dt._short}")  # (as binary's)
     a = a if a.dtype is dt else a.to(dt)
     return laid_out(cls.apply(a, other=_scalar_as(b, dt)), a, b)  # (the number takes part, as in PyTorch)
 
@@ -861,42 +938,50 @@ def _needs_tensor_first(a, op):
                         "the first argument must be a Tensor")
 
 
-def remainder(a, b):
+def remainder(input, other):
     T = common.tensor_cls()
-    if not isinstance(a, T) and not isinstance(b, T):
-        _needs_tensor_first(a, "remainder")
-    common.shapes_first("remainder", a, b)
-    _no_bool(a, b, "remainder_cpu")
-    _check_int_division(a, b)
+    if not isinstance(input, T) and not isinstance(other, T):
+        _needs_tensor_first(input, "remainder")
+    common.shapes_first("remainder", input, other)
+    _no_bool(input, other, "remainder_cpu")
+    _check_int_division(input, other)
     with _fp_quiet():
-        if b.__class__ in _PY_NUMBERS and isinstance(a, T):
-            return _with_number(RemainderScalar, a, b)
-        return binary(Remainder if isinstance(a, T) else RemainderOfNumber, a, b, "remainder")
+        if other.__class__ in _PY_NUMBERS and isinstance(input, T):
+            return _with_number(RemainderScalar, input, other)
+        return binary(Remainder if isinstance(input, T) else RemainderOfNumber, input, other, "remainder")
 
 
-def fmod(a, b):
-    _needs_tensor_first(a, "fmod")
-    common.shapes_first("fmod", a, b)
-    _no_bool(a, b, "fmod_cpu")
-    _check_int_division(a, b)
+def fmod(input, other):
+    _needs_tensor_first(input, "fmod")
+    common.shapes_first("fmod", input, other)
+    _no_bool(input, other, "fmod_cpu")
+    _check_int_division(input, other)
     with _fp_quiet():
-        if b.__class__ in _PY_NUMBERS:
-            return _with_number(FmodScalar, a, b)
-        return binary(Fmod, a, b, "fmod")
+        if other.__class__ in _PY_NUMBERS:
+            return _with_number(FmodScalar, input, other)
+        return binary(Fmod, input, other, "fmod")
+
+
+def _no_float(a, b, kernel):
+    """The integer kernels (bitwise ops, shifts) have no float version: PyTorch's error names the
+    operands' promoted dtype."""
+    T = common.tensor_cls()
+    if any(isinstance(x, T) and x.dtype.is_floating_point or isinstance(x, float) for x in (a, b)):
+        dt = common.result_dtype(a, b)
+        raise hinted(NotImplementedError, f"\"{kernel}\" not implemented for '{dt._short}'",
+                     "bitwise ops and shifts take integer or bool tensors")
 
 
 def _shift(cls, name, kernel):
-    def f(a, b):
+    def f(input, other):
         T = common.tensor_cls()
-        if not isinstance(a, T) and not isinstance(b, T):
-            _needs_tensor_first(a, name)
-        common.shapes_first(name, a, b)
-        for x in (a, b):
-            if isinstance(x, T) and x.dtype.is_floating_point or isinstance(x, float):
-                raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for 'Float'")
-        _no_bool(a, b, kernel + "_cpu")
-        return binary(cls, a, b, name)
-    f.__name__ = name
+        if not isinstance(input, T) and not isinstance(other, T):
+            _needs_tensor_first(input, name)
+        common.shapes_first(name, input, other)
+        _no_float(input, other, kernel + "_cpu")
+        _no_bool(input, other, kernel + "_cpu")
+        return binary(cls, input, other, name)
+    f.__name__ = f.__qualname__ = name
     return f
 
 
@@ -905,9 +990,9 @@ bitwise_right_shift = _shift(RShift, "bitwise_right_shift", "rshift")
 
 
 def _cmp(cls, name):
-    def f(a, b):  # compared in the promoted dtype, as PyTorch does (a 0-d int64 tensor wraps into int16)
-        return binary(cls, a, b, name)
-    f.__name__ = name
+    def f(input, other):  # compared in the promoted dtype, as PyTorch does (a 0-d int64 tensor wraps into int16)
+        return binary(cls, input, other, name)
+    f.__name__ = f.__qualname__ = name
     return f
 
 
@@ -916,11 +1001,11 @@ eq, ne, lt, le, gt, ge = (_cmp(c, n) for c, n in [
 
 
 def _logical(cls, name):
-    def f(a, b):
-        _tensor_operand(a, name, 1)
-        _tensor_operand(b, name, 2)
-        return binary(cls, a, b, name, cast=False)
-    f.__name__ = name
+    def f(input, other):
+        _tensor_operand(input, name, 1)
+        _tensor_operand(other, name, 2)
+        return binary(cls, input, other, name)  # (in the promoted dtype: a 0-d int64 256 is 0 in uint8)
+    f.__name__ = f.__qualname__ = name
     return f
 
 
@@ -929,15 +1014,11 @@ logical_and, logical_or, logical_xor = (_logical(c, n) for c, n in [
 
 
 def _bitwise(cls, name):
-    def f(a, b):
-        T = common.tensor_cls()
-        common.shapes_first(name, a, b)
-        for x in (a, b):
-            if isinstance(x, T) and x.dtype.is_floating_point or isinstance(x, float):
-                raise hinted(NotImplementedError, f"\"{name}_cpu\" not implemented for 'Float'",
-                             f"{name} needs integer or bool tensors")
-        return binary(cls, a, b, name)
-    f.__name__ = name
+    def f(input, other):
+        common.shapes_first(name, input, other)
+        _no_float(input, other, name + "_cpu")
+        return binary(cls, input, other, name)
+    f.__name__ = f.__qualname__ = name
     return f
 
 
@@ -1356,61 +1437,61 @@ def _no_bool_unary(a, kernel):
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
-def neg(a):
-    if a.dtype is _dtype.bool:
+def neg(input):
+    if input.dtype is _dtype.bool:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
                            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
-    return laid_out(Neg.apply(a), a)
+    return laid_out(Neg.apply(input), input)
 
 
 @_amp.float32_gpu
-def exp(a): return unary(Exp, a, floating=True)  # noqa: E704
+def exp(input): return unary(Exp, input, floating=True)  # noqa: E704
 @_amp.float32_gpu
-def log(a): return unary(Log, a, floating=True)  # noqa: E704
-def sqrt(a): return unary(Sqrt, a, floating=True)  # noqa: E704
-def sin(a): return unary(Sin, a, floating=True)  # noqa: E704
-def cos(a): return unary(Cos, a, floating=True)  # noqa: E704
-def tanh(a): return unary(Tanh, a, floating=True)  # noqa: E704
-def sigmoid(a): return unary(Sigmoid, a, floating=True)  # noqa: E704
+def log(input): return unary(Log, input, floating=True)  # noqa: E704
+def sqrt(input): return unary(Sqrt, input, floating=True)  # noqa: E704
+def sin(input): return unary(Sin, input, floating=True)  # noqa: E704
+def cos(input): return unary(Cos, input, floating=True)  # noqa: E704
+def tanh(input): return unary(Tanh, input, floating=True)  # noqa: E704
+def sigmoid(input): return unary(Sigmoid, input, floating=True)  # noqa: E704
 @_amp.float32_gpu
-def log1p(a): return unary(Log1p, a, floating=True)  # noqa: E704
+def log1p(input): return unary(Log1p, input, floating=True)  # noqa: E704
 @_amp.float32_gpu
-def expm1(a): return unary(Expm1, a, floating=True)  # noqa: E704
+def expm1(input): return unary(Expm1, input, floating=True)  # noqa: E704
 @_amp.float32_gpu
-def rsqrt(a): return unary(Rsqrt, a, floating=True)  # noqa: E704
+def rsqrt(input): return unary(Rsqrt, input, floating=True)  # noqa: E704
 @_amp.float32_gpu
-def reciprocal(a): return unary(Reciprocal, a, floating=True)  # noqa: E704
-def logical_not(a): return unary(LogicalNot, a)  # noqa: E704
-def isnan(a): return unary(IsNan, a)  # noqa: E704
-def isinf(a): return unary(IsInf, a)  # noqa: E704
-def isfinite(a): return unary(IsFinite, a)  # noqa: E704
+def reciprocal(input): return unary(Reciprocal, input, floating=True)  # noqa: E704
+def logical_not(input): return unary(LogicalNot, input)  # noqa: E704
+def isnan(input): return unary(IsNan, input)  # noqa: E704
+def isinf(input): return unary(IsInf, input)  # noqa: E704
+def isfinite(input): return unary(IsFinite, input)  # noqa: E704
 
 
-def square(a):
-    return pow(a, 2)  # PyTorch's square is pow(a, 2): PowBackward0, and int64 for bool input
+def square(input):
+    return pow(input, 2)  # PyTorch's square is pow(a, 2): PowBackward0, and int64 for bool input
 
 
-def abs(a):  # noqa: A001
-    _no_bool_unary(a, "abs_cpu")
-    return unary(Abs, a)
+def abs(input):  # noqa: A001
+    _no_bool_unary(input, "abs_cpu")
+    return unary(Abs, input)
 
 
-def relu(a):
-    if a.dtype is _dtype.bool:
+def relu(input):
+    if input.dtype is _dtype.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
-    return unary(Relu, a)
+    return unary(Relu, input)
 
 
-def sign(a):
-    return a.clone() if a.dtype is _dtype.bool else unary(Sign, a)  # the sign of True is True
+def sign(input):
+    return input.clone() if input.dtype is _dtype.bool else unary(Sign, input)  # the sign of True is True
 
 
 def _rounding(cls, kernel):
-    def f(a):
-        _no_bool_unary(a, kernel)
+    def f(input):
+        _no_bool_unary(input, kernel)
         # on integers the identity, but a new tensor all the same (PyTorch returns a copy)
-        return unary(cls, a) if a.dtype.is_floating_point else a.clone()
-    f.__name__ = cls.ufunc
+        return unary(cls, input) if input.dtype.is_floating_point else input.clone()
+    f.__name__ = f.__qualname__ = cls.ufunc
     return f
 
 
@@ -1419,45 +1500,57 @@ trunc = _rounding(Trunc, "trunc_vml_cpu")
 _round = _rounding(Round, "round_vml_cpu")
 
 
-def round(a, *, decimals=None):  # noqa: A001
+def round(input, *, decimals=None):  # noqa: A001
     if decimals is None:
-        return _round(a)
-    if not decimals and not a.dtype.is_floating_point:  # (round(t) of integers is a copy)
-        raise NotImplementedError(f"\"round_vml_cpu\" not implemented for '{a.dtype._short}'")
-    if not a.dtype.is_floating_point:
-        raise NotImplementedError(f"\"round_cpu\" not implemented for '{a.dtype._short}'")
-    return RoundDecimals.apply(a, decimals=int(decimals))
+        return _round(input)
+    if not decimals and not input.dtype.is_floating_point:  # (round(t) of integers is a copy)
+        raise NotImplementedError(f"\"round_vml_cpu\" not implemented for '{input.dtype._short}'")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"round_cpu\" not implemented for '{input.dtype._short}'")
+    return RoundDecimals.apply(input, decimals=int(decimals))
 
 
-def bitwise_not(a):
-    if a.dtype.is_floating_point:
-        raise hinted(NotImplementedError, f"\"bitwise_not_cpu\" not implemented for '{a.dtype._short}'",
+def bitwise_not(input):
+    if input.dtype.is_floating_point:
+        raise hinted(NotImplementedError, f"\"bitwise_not_cpu\" not implemented for '{input.dtype._short}'",
                      "bitwise_not (~) takes integer and bool tensors: for a mask use a bool tensor, e.g. ~(x > 0)")
-    return unary(BitNot, a)
+    return unary(BitNot, input)
 
 
 class ClampTensor(Primitive):
     """clamp with tensor bounds (ClampBackward0): the gradient goes to whichever of the input and
     the bounds the result is, with PyTorch's choice at ties (the input)."""
     _node_name = "ClampBackward0"
+    pack_order = (2, 1, 0)  # (PyTorch saves `max`, `min`, `self`)
 
     @staticmethod
-    def forward(ctx, a, lo, hi):
+    def forward(ctx, a, lo, hi, *, given=()):
         ctx.save_for_backward(a, lo, hi)
+        if given and ctx is not NULL_CTX:  # the arguments as given, before their conversion to the common
+            from ..autograd.function import SavedTensor  # dtype: PyTorch keeps these (an in-place change is caught)
+            ctx.given = [SavedTensor(t) for t in given]
         xp, out = a._device.xp, a._data
         return clip_array(xp, out, None if lo is None else lo._data, None if hi is None else hi._data)
 
     @staticmethod
     def backward(ctx, grad):
         a, lo, hi = ctx.saved_tensors
+        for t in ctx.__dict__.get("given", ()):
+            t.unpack(ctx)
         need = ctx.needs_input_grad
+        if lo is not None and hi is not None and need[0]:  # PyTorch ANDs (a <= hi) into (a >= lo) in place
+            common.check_fits(common.broadcast_shapes(a.shape, lo.shape), hi.shape)
         keep = (a >= lo) if lo is not None else None
         if hi is not None:
             keep = (a <= hi) if keep is None else keep & (a <= hi)
         g_lo = g_hi = None
         if lo is not None and need[1]:
+            if hi is not None:  # PyTorch's formula ANDs (lo < hi) into (a < lo) in place: it can't grow
+                common.check_fits(common.broadcast_shapes(a.shape, lo.shape), lo.shape, hi.shape)
             g_lo = where((a < lo) & (lo < hi) if hi is not None else a < lo, grad, 0.0)
         if hi is not None and need[2]:
+            if lo is not None:  # PyTorch's formula ANDs (hi < lo) into (a > hi) in place: it can't grow
+                common.check_fits(common.broadcast_shapes(a.shape, hi.shape), hi.shape, lo.shape)
             g_hi = where((a > hi) | (hi < lo) if lo is not None else a > hi, grad, 0.0)
         return where(keep, grad, 0.0), g_lo, g_hi
 
@@ -1470,30 +1563,31 @@ class ClampMaxTensor(ClampTensor):
     _node_name = "ClampMaxBackward1"
 
 
-def clamp(a, min=None, max=None, *, _node=ClampTensor):  # noqa: A002
+def clamp(input, min=None, max=None, *, _node=ClampTensor):  # noqa: A002
     T = common.tensor_cls()
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, T) or isinstance(max, T):
-        bounds = [x if isinstance(x, T) or x is None else a.new_tensor(x) for x in (min, max)]
-        dt = common.result_dtype(a, *(x for x in bounds if x is not None))
+        bounds = [x if isinstance(x, T) or x is None else input.new_tensor(x) for x in (min, max)]
+        dt = common.result_dtype(input, *(x for x in bounds if x is not None))
         if dt is _dtype.bool and min is not None and max is not None:  # (one bound runs maximum / minimum)
             raise NotImplementedError("\"clamp_cpu\" not implemented for 'Bool'")
-        a, lo, hi = (x if x is None or x.dtype is dt else x.to(dt) for x in (a, *bounds))
-        dev = common.same_device("clamp", *(x for x in (a, lo, hi) if x is not None))
+        given = tuple(x for x in (input, min, max) if isinstance(x, T) and x.dtype is not dt)
+        input, lo, hi = (x if x is None or x.dtype is dt else x.to(dt) for x in (input, *bounds))
+        dev = common.same_device("clamp", *(x for x in (input, lo, hi) if x is not None))
         lo, hi = (x if x is None else common.to_device_of(x, dev) for x in (lo, hi))
         try:
-            return laid_out(_node.apply(a, lo, hi), *(x for x in (a, lo, hi) if x is not None))
+            return laid_out(_node.apply(input, lo, hi, given=given), *(x for x in (input, lo, hi) if x is not None))
         except ValueError:
-            common.broadcast_shapes(*(x.shape for x in (a, lo, hi) if x is not None), op="clamp")
+            common.broadcast_shapes(*(x.shape for x in (input, lo, hi) if x is not None), op="clamp")
             raise
-    if not a.dtype.is_floating_point and (isinstance(min, float) or isinstance(max, float)):
-        a = a.to(get_default_dtype())
-    elif a.dtype is _dtype.bool and any(x.__class__ is int for x in (min, max)):
-        a = a.to(_dtype.int64)  # bool clamped by an int: promoted, as PyTorch does
-    _no_bool_clamp(a, min, max)
-    min, max = checked_bounds(a.dtype, min, max)  # noqa: A001
-    return laid_out(Clamp.apply(a, min=min, max=max), a)
+    if not input.dtype.is_floating_point and (isinstance(min, float) or isinstance(max, float)):
+        input = input.to(get_default_dtype())
+    elif input.dtype is _dtype.bool and any(x.__class__ is int for x in (min, max)):
+        input = input.to(_dtype.int64)  # bool clamped by an int: promoted, as PyTorch does
+    _no_bool_clamp(input, min, max)
+    min, max = checked_bounds(input.dtype, min, max)  # noqa: A001
+    return laid_out(Clamp.apply(input, min=min, max=max), input)
 
 
 def checked_bounds(dt, *bounds):
@@ -1526,14 +1620,14 @@ def _clamp_one(cls, a, lo, hi):
     return cls.apply(a, min=lo, max=hi)
 
 
-def clamp_min(a, min):  # noqa: A002
-    return clamp(a, min, _node=ClampMinTensor) if isinstance(min, common.tensor_cls()) else \
-        _clamp_one(ClampMin, a, min, None)
+def clamp_min(input, min):  # noqa: A002
+    return clamp(input, min, _node=ClampMinTensor) if isinstance(min, common.tensor_cls()) else \
+        _clamp_one(ClampMin, input, min, None)
 
 
-def clamp_max(a, max):  # noqa: A002
-    return clamp(a, None, max, _node=ClampMaxTensor) if isinstance(max, common.tensor_cls()) else \
-        _clamp_one(ClampMax, a, None, max)
+def clamp_max(input, max):  # noqa: A002
+    return clamp(input, None, max, _node=ClampMaxTensor) if isinstance(max, common.tensor_cls()) else \
+        _clamp_one(ClampMax, input, None, max)
 
 
 import builtins as _builtins  # noqa: E402

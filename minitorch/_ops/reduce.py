@@ -11,7 +11,7 @@ from .._errors import hinted
 from ..autograd.grad_mode import STATE
 from . import common
 from . import _prim
-from ._prim import MultiOutputPrimitive, Primitive
+from ._prim import MultiOutputPrimitive, Primitive, check_saved_outputs
 
 
 def _kept_shape(shape, dims):
@@ -65,6 +65,8 @@ class Sum(Primitive):
     def forward(ctx, a, *, dims, keepdim, dtype):
         ctx.shape, ctx.dims, ctx.keepdim = a._data.shape, dims, keepdim
         if dtype.np.itemsize == 2 and dtype.is_floating_point:  # half: summed in float, rounded once (PyTorch)
+            if a._data.dtype != dtype.np:  # (after the input is cast to half: 70000 is inf there)
+                a = type(a)._make(a._data.astype(dtype.np), a._device)
             return _reduce(a, "add", dims, keepdim, a._device.xp.dtype("float32")).astype(dtype.np)
         if not keepdim and len(dims) == a._data.ndim and a._device.type == "cpu":  # a.sum(), the commonest
             return _np_add.reduce(a._data, axis=dims, dtype=dtype.np)
@@ -289,6 +291,7 @@ class MaxDim(MultiOutputPrimitive):
     """max/min along one dim: (values, indices); the gradient goes to the chosen index."""
     _node_name = "MaxBackward0"
     fn = "argmax"
+    saved_outputs = (1,)
 
     @classmethod
     def forward(cls, ctx, a, *, dim, keepdim):
@@ -308,6 +311,7 @@ class MaxDim(MultiOutputPrimitive):
     def backward(ctx, grad, _grad_idx):
         from .index import check_alive, scatter_along
         check_alive(ctx)  # the indices are saved for backward, as in PyTorch
+        check_saved_outputs(ctx)
         if ctx.idx is None:
             return (grad,)
         if not ctx.keepdim:
@@ -418,7 +422,7 @@ class Var(Primitive):
     def forward(ctx, a, *, dims, correction, keepdim):
         ctx.save_for_backward(a)
         dof = _dof(a.shape, dims, correction)
-        ctx.shape, ctx.dims, ctx.keepdim, ctx.dof = a.shape, dims, keepdim, dof
+        ctx.shape, ctx.dims, ctx.keepdim, ctx.dof = a.shape, dims, keepdim, _dof(a.shape, dims, correction, False)
         x = _wide(a._data)
         with _np_quiet(a):
             centered = x - x.mean(axis=dims, keepdims=True)
@@ -440,7 +444,7 @@ class Std(Primitive):
     def forward(ctx, a, *, dims, correction, keepdim):
         ctx.save_for_backward(a)
         dof = _dof(a.shape, dims, correction)
-        ctx.shape, ctx.dims, ctx.keepdim, ctx.dof = a.shape, dims, keepdim, dof
+        ctx.shape, ctx.dims, ctx.keepdim, ctx.dof = a.shape, dims, keepdim, _dof(a.shape, dims, correction, False)
         x = _wide(a._data)
         with _np_quiet(a):
             centered = x - x.mean(axis=dims, keepdims=True)
@@ -466,11 +470,13 @@ def _two_over(dof):
     return 2.0 / dof if dof else float("inf")  # no degrees of freedom: inf * 0 = nan, as in PyTorch
 
 
-def _dof(shape, dims, correction):
+def _dof(shape, dims, correction, clamped=True):
+    """n - correction: the divisor of the forward (clamped at 0, as PyTorch's), or, unclamped, the
+    one PyTorch's backward formula divides by (negative when correction > n)."""
     n = 1
     for d in dims:
         n *= shape[d]
-    return builtins_max(n - correction, 0)
+    return builtins_max(n - correction, 0) if clamped else n - correction
 
 
 class _np_quiet:
@@ -579,10 +585,10 @@ def _np_names(op, dim, keepdim, axis, keepdims):
     return dim, (keepdim if keepdims is None else keepdims)
 
 
-def _reduce_dtype(a, dtype):
+def _reduce_dtype(a, dtype, op="sum"):
     if dtype is None:  # integer and bool sums accumulate in int64, as PyTorch does
         return _dtype.int64 if not a.dtype.is_floating_point else a.dtype
-    dt = _dtype.as_dtype(dtype, "sum")
+    dt = _dtype.as_dtype(dtype, op)
     if not dt.is_floating_point and a.requires_grad and STATE.enabled:  # an integer result carries no gradient
         raise hinted(RuntimeError, f"Autograd not support dtype: {dt._short}",
                      f"a reduction of a tensor that requires grad into {dt}: reduce it detached (x.detach()) or "
@@ -596,12 +602,12 @@ def _all_if_empty(dim):
 
 
 @_amp.float32_gpu
-def sum(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  # noqa: A001
+def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):  # noqa: A001
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("sum", dim, keepdim, axis, keepdims)
     node = Sum if dim is None else SumDim  # named by the call, as in PyTorch: sum(dim=[]) is SumBackward1
-    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "sum")
-    return node.apply(a, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(a, dtype))
+    dims = common.wrap_dims(_all_if_empty(dim), input.ndim, "sum")
+    return node.apply(input, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(input, dtype))
 
 
 def _need_float(a, op, dtype=None):
@@ -641,23 +647,24 @@ def _mean_dtype(a, dtype):
     return a.dtype
 
 
-def mean(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("mean", dim, keepdim, axis, keepdims)
-    dt = _mean_dtype(a, dtype)
+    dt = _mean_dtype(input, dtype)
     node = Mean if dim is None else MeanDim  # (named by the call, as sum)
-    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "mean")
-    return node.apply(a, dims=dims, keepdim=keepdim, dtype=dt)  # of nothing: nan
+    dims = common.wrap_dims(_all_if_empty(dim), input.ndim, "mean")
+    return node.apply(input, dims=dims, keepdim=keepdim, dtype=dt)  # of nothing: nan
 
 
 @_amp.float32
-def prod(a, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+def prod(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("prod", dim, keepdim, axis, keepdims)
     if dim is not None and not isinstance(dim, int):  # PyTorch's prod takes a single dim
         raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
-    dims = common.wrap_dims(dim, a.ndim, "prod")
-    return (ProdAll if dim is None else Prod).apply(a, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(a, dtype))
+    dims = common.wrap_dims(dim, input.ndim, "prod")
+    node = ProdAll if dim is None else Prod
+    return node.apply(input, dims=dims, keepdim=keepdim, dtype=_reduce_dtype(input, dtype, "prod"))
 
 
 def _no_bool_scan(a, dtype, op):
@@ -668,21 +675,21 @@ def _no_bool_scan(a, dtype, op):
 
 
 @_amp.float32_gpu
-def cumsum(a, dim=None, *, dtype=None, axis=None):
+def cumsum(input, dim=None, *, dtype=None, axis=None):
     dim = axis if dim is None else dim
-    d = common.wrap_dim(dim, a.ndim, "cumsum")
-    _no_bool_scan(a, dtype, "cumsum")
-    a = a.to(_reduce_dtype(a, dtype))
-    return Cumsum.apply(a, dim=d)
+    d = common.wrap_dim(dim, input.ndim, "cumsum")
+    _no_bool_scan(input, dtype, "cumsum")
+    input = input.to(_reduce_dtype(input, dtype))
+    return Cumsum.apply(input, dim=d)
 
 
 @_amp.float32_gpu
-def cumprod(a, dim=None, *, dtype=None, axis=None):
+def cumprod(input, dim=None, *, dtype=None, axis=None):
     dim = axis if dim is None else dim
-    d = common.wrap_dim(dim, a.ndim, "cumprod")
-    _no_bool_scan(a, dtype, "cumprod")
-    a = a.to(_reduce_dtype(a, dtype))
-    return Cumprod.apply(a, dim=d)
+    d = common.wrap_dim(dim, input.ndim, "cumprod")
+    _no_bool_scan(input, dtype, "cumprod")
+    input = input.to(_reduce_dtype(input, dtype))
+    return Cumprod.apply(input, dim=d)
 
 
 def _check_nonempty(a, dims, op):
@@ -719,16 +726,16 @@ def _max_min(cls_all, cls_dim, op, a, dim=None, keepdim=False):
     return getattr(return_types, op)(*cls_dim.apply(a, dim=d, keepdim=keepdim))
 
 
-def max(a, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001
-    if axis is not None or keepdims is not None:
-        dim, keepdim = _np_names("max", dim, keepdim, axis, keepdims)
-    return _max_min(MaxAll, MaxDim, "max", a, dim, keepdim)
+def max(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):  # noqa: A001,A002
+    if axis is not None or keepdims is not None or other is not None:  # (max(input, other): the elementwise form)
+        dim, keepdim = _np_names("max", dim if other is None else other, keepdim, axis, keepdims)
+    return _max_min(MaxAll, MaxDim, "max", input, dim, keepdim)
 
 
-def min(a, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001
-    if axis is not None or keepdims is not None:
-        dim, keepdim = _np_names("min", dim, keepdim, axis, keepdims)
-    return _max_min(MinAll, MinDim, "min", a, dim, keepdim)
+def min(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):  # noqa: A001,A002
+    if axis is not None or keepdims is not None or other is not None:  # (min(input, other): the elementwise form)
+        dim, keepdim = _np_names("min", dim if other is None else other, keepdim, axis, keepdims)
+    return _max_min(MinAll, MinDim, "min", input, dim, keepdim)
 
 
 def _given(dim):
@@ -737,22 +744,22 @@ def _given(dim):
     return None if dim is None else tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
 
 
-def amax(a, dim=(), keepdim=False, *, axis=None, keepdims=None):
+def amax(input, dim=(), keepdim=False, *, axis=None, keepdims=None):
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("amax", None if dim == () else dim, keepdim, axis, keepdims)
-    if a.numel() == 0:
-        _check_nonempty(a, _given(dim), "amax")
-    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "amax")
-    return AMax.apply(a, dims=dims, keepdim=keepdim)
+    if input.numel() == 0:
+        _check_nonempty(input, _given(dim), "amax")
+    dims = common.wrap_dims(_all_if_empty(dim), input.ndim, "amax")
+    return AMax.apply(input, dims=dims, keepdim=keepdim)
 
 
-def amin(a, dim=(), keepdim=False, *, axis=None, keepdims=None):
+def amin(input, dim=(), keepdim=False, *, axis=None, keepdims=None):
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("amin", None if dim == () else dim, keepdim, axis, keepdims)
-    if a.numel() == 0:
-        _check_nonempty(a, _given(dim), "amin")
-    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "amin")
-    return AMin.apply(a, dims=dims, keepdim=keepdim)
+    if input.numel() == 0:
+        _check_nonempty(input, _given(dim), "amin")
+    dims = common.wrap_dims(_all_if_empty(dim), input.ndim, "amin")
+    return AMin.apply(input, dims=dims, keepdim=keepdim)
 
 
 def _arg(cls, op, a, dim, keepdim):
@@ -765,16 +772,16 @@ def _arg(cls, op, a, dim, keepdim):
     return cls.apply(a, dim=d, keepdim=keepdim)
 
 
-def argmax(a, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def argmax(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("argmax", dim, keepdim, axis, keepdims)
-    return _arg(ArgMax, "argmax", a, dim, keepdim)
+    return _arg(ArgMax, "argmax", input, dim, keepdim)
 
 
-def argmin(a, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("argmin", dim, keepdim, axis, keepdims)
-    return _arg(ArgMin, "argmin", a, dim, keepdim)
+    return _arg(ArgMin, "argmin", input, dim, keepdim)
 
 
 def _all_any(cls, op, a, dim, keepdim):
@@ -782,16 +789,16 @@ def _all_any(cls, op, a, dim, keepdim):
     return out.to(_dtype.uint8) if a.dtype is _dtype.uint8 else out  # PyTorch keeps uint8 for uint8 input
 
 
-def all(a, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001
+def all(input, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("all", dim, keepdim, axis, keepdims)
-    return _all_any(All, "all", a, dim, keepdim)
+    return _all_any(All, "all", input, dim, keepdim)
 
 
-def any(a, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001
+def any(input, dim=None, keepdim=False, *, axis=None, keepdims=None):  # noqa: A001
     if axis is not None or keepdims is not None:
         dim, keepdim = _np_names("any", dim, keepdim, axis, keepdims)
-    return _all_any(Any, "any", a, dim, keepdim)
+    return _all_any(Any, "any", input, dim, keepdim)
 
 
 def _moments_args(op, a, dim, unbiased, keepdim, correction, axis, keepdims):
@@ -815,29 +822,29 @@ def _moments_args(op, a, dim, unbiased, keepdim, correction, axis, keepdims):
     return a, dims, correction, keepdim
 
 
-def var(a, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
-    a, dims, correction, keepdim = _moments_args("var", a, dim, unbiased, keepdim, correction, axis, keepdims)
-    return Var.apply(a, dims=dims, correction=correction, keepdim=keepdim)
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    input, dims, correction, keepdim = _moments_args("var", input, dim, unbiased, keepdim, correction, axis, keepdims)
+    return Var.apply(input, dims=dims, correction=correction, keepdim=keepdim)
 
 
-def std(a, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
-    a, dims, correction, keepdim = _moments_args("std", a, dim, unbiased, keepdim, correction, axis, keepdims)
-    return Std.apply(a, dims=dims, correction=correction, keepdim=keepdim)
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+    input, dims, correction, keepdim = _moments_args("std", input, dim, unbiased, keepdim, correction, axis, keepdims)
+    return Std.apply(input, dims=dims, correction=correction, keepdim=keepdim)
 
 
 @_amp.float32_gpu
-def norm(a, p="fro", dim=None, keepdim=False, dtype=None):
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """Vector p-norms (2 by default) over `dim` (all dims when None): PyTorch's linalg.vector_norm."""
-    a = _need_float(a, "norm", dtype)
+    input = _need_float(input, "norm", dtype)
     if p == "fro" or p is None:
         p = 2
     if isinstance(p, str):  # 'nuc': a matrix norm over two dims
         from ..linalg import matrix_norm
-        return matrix_norm(a, p, (-2, -1) if dim is None else dim, keepdim)
-    if a.numel() == 0 and (p < 0 or p == float("inf")):  # max |x|, or a sum of 1/|x|^k: no value for nothing
-        _check_norm_identity(a, p, dim)
-    dims = common.wrap_dims(_all_if_empty(dim) if not isinstance(dim, int) else dim, a.ndim, "norm")
-    return Norm.apply(a, p=float(p), dims=dims, keepdim=keepdim)
+        return matrix_norm(input, p, (-2, -1) if dim is None else dim, keepdim)
+    if input.numel() == 0 and (p < 0 or p == float("inf")):  # max |x|, or a sum of 1/|x|^k: no value for nothing
+        _check_norm_identity(input, p, dim)
+    dims = common.wrap_dims(_all_if_empty(dim) if not isinstance(dim, int) else dim, input.ndim, "norm")
+    return Norm.apply(input, p=float(p), dims=dims, keepdim=keepdim)
 
 
 def _check_norm_identity(a, p, dim):
@@ -854,22 +861,22 @@ def _check_norm_identity(a, p, dim):
 
 
 @_amp.float32_gpu
-def logsumexp(a, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def logsumexp(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     dim, keepdim = _np_names("logsumexp", dim, keepdim, axis, keepdims)
     if dim is None:
         raise TypeError("logsumexp() missing 1 required positional arguments: \"dim\"")
-    a = a if a.dtype.is_floating_point else a.to(get_default_dtype())
-    dims = common.wrap_dims(_all_if_empty(dim), a.ndim, "logsumexp")
-    if _given(dim) is None and a.numel() and not keepdim and a.ndim:
+    input = input if input.dtype.is_floating_point else input.to(get_default_dtype())
+    dims = common.wrap_dims(_all_if_empty(dim), input.ndim, "logsumexp")
+    if _given(dim) is None and input.numel() and not keepdim and input.ndim:
         # PyTorch reads () as every dim; its result then cannot take the kept-dims max it adds back
-        raise hinted(RuntimeError, f"output with shape [] doesn't match the broadcast shape {[1] * a.ndim}",
+        raise hinted(RuntimeError, f"output with shape [] doesn't match the broadcast shape {[1] * input.ndim}",
                      "logsumexp over dim=() reduces every dim: pass keepdim=True, or the dims themselves")
-    return LogSumExp.apply(a, dims=dims, keepdim=keepdim)
+    return LogSumExp.apply(input, dims=dims, keepdim=keepdim)
 
 
 def _softmax(prim, a, op, dim, dtype):
     d = common.wrap_dim(dim, a.ndim, op)  # PyTorch checks the dim before the dtype
-    a = a.to(_dtype.as_dtype(dtype)) if dtype is not None else a
+    a = a.to(_dtype.as_dtype(dtype, op)) if dtype is not None else a
     if not a.dtype.is_floating_point:
         if a.numel() == 0:  # PyTorch's kernel is never reached: an empty result of the input's dtype
             return a.clone()
@@ -880,13 +887,13 @@ def _softmax(prim, a, op, dim, dtype):
 
 
 @_amp.float32_gpu
-def softmax(a, dim=None, dtype=None, *, axis=None):
-    return _softmax(Softmax, a, "softmax", axis if dim is None else dim, dtype)
+def softmax(input, dim=None, dtype=None, *, axis=None):
+    return _softmax(Softmax, input, "softmax", axis if dim is None else dim, dtype)
 
 
 @_amp.float32_gpu
-def log_softmax(a, dim=None, dtype=None, *, axis=None):
-    return _softmax(LogSoftmax, a, "log_softmax", axis if dim is None else dim, dtype)
+def log_softmax(input, dim=None, dtype=None, *, axis=None):
+    return _softmax(LogSoftmax, input, "log_softmax", axis if dim is None else dim, dtype)
 
 
 import builtins as _b  # noqa: E402

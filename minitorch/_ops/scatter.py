@@ -16,6 +16,7 @@ from . import common
 from ._prim import Primitive
 from .inplace_prim import write_inplace
 from . import inplace
+from .pointwise import _fp_quiet, where as _where
 from .._errors import hinted
 from .index import (Gather, IndexPutInto, at_least_1d, check_alive, check_along, check_no_larger, first_outside,
                     index_add_flat)
@@ -71,17 +72,6 @@ def _src_region(src, index):
     return at_least_1d(src)[tuple(slice(0, n) for n in index.shape)]
 
 
-def _pad_to(g, shape):
-    """g placed in the leading corner of zeros(shape) (the gradient of _src_region)."""
-    if tuple(g.shape) == tuple(shape):
-        return g
-    if not shape:  # a 0-d src, read as one element
-        return g.reshape(())
-    if g.numel() == 0:  # an empty index reads nothing
-        return g.new_zeros(shape)
-    return IndexPutInto.apply(g, key=tuple(slice(0, n) for n in g.shape), shape=tuple(shape), accumulate=False)
-
-
 # ---- scatter --------------------------------------------------------------------------
 
 _REDUCE_UFUNC = {"sum": "add", "add": "add", "prod": "multiply", "multiply": "multiply",
@@ -104,9 +94,9 @@ class Scatter(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # (the index is saved for backward, as in PyTorch)
         ga = ScatterValue.apply(grad, 0, dim=ctx.dim, index=ctx.index) if ctx.needs_input_grad[0] else None
-        gs = _pad_to(Gather.apply(grad, dim=ctx.dim, index=ctx.index), ctx.src_shape) \
-            if ctx.needs_input_grad[1] else None
+        gs = Gather.apply(grad, dim=ctx.dim, index=ctx.index) if ctx.needs_input_grad[1] else None
         return ga, gs
 
 
@@ -124,6 +114,7 @@ class ScatterValue(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # (the index is saved for backward, as in PyTorch)
         return ScatterValue.apply(grad, 0, dim=ctx.dim, index=ctx.index), None
 
 
@@ -142,8 +133,9 @@ class ScatterAdd(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
-        gs = _pad_to(Gather.apply(grad, dim=ctx.dim, index=ctx.index), ctx.src_shape) \
-            if ctx.needs_input_grad[1] else None
+        if ctx.needs_input_grad[1]:  # (the index is saved for the source's gradient only, as in PyTorch)
+            check_alive(ctx)
+        gs = Gather.apply(grad, dim=ctx.dim, index=ctx.index) if ctx.needs_input_grad[1] else None
         return grad, gs
 
 
@@ -178,7 +170,7 @@ class ScatterReduce(Primitive):
         out = ctx.saved_output
         dim, index, reduce = ctx.dim, ctx.index, ctx.reduce
         T = common.tensor_cls()
-        srcr = (src.reshape(1) if src.ndim == 0 else src)[tuple(slice(0, n) for n in index.shape)]
+        srcr = src.reshape(1) if src.ndim == 0 else src  # (all of it: a src larger than the index broadcasts, as in PyTorch)
         if reduce in ("sum", "add"):
             ga = grad if ctx.include_self else ScatterValue.apply(grad, 0, dim=dim, index=index)
             gs = Gather.apply(grad, dim=dim, index=index)
@@ -197,13 +189,21 @@ class ScatterReduce(Primitive):
             share = grad / count.clamp(min=1)
             ga = share * self_hit if ctx.include_self else ScatterValue.apply(grad, 0, dim=dim, index=index)
             gs = Gather.apply(share, dim=dim, index=index) * src_hit
-        else:  # prod: the product of the others is out / x, where x is not 0
-            if bool((srcr == 0).any()) or (ctx.include_self and bool((a == 0).any())):
-                raise NotImplementedError(
-                    "scatter_reduce(reduce='prod') backward is not supported when an input element is 0")
-            ga = grad * out / a if ctx.include_self else ScatterValue.apply(grad, 0, dim=dim, index=index)
-            gs = Gather.apply(grad * out, dim=dim, index=index) / srcr
-        return ga, _pad_to(gs, src.shape)
+        else:  # prod, PyTorch's formula: the product of the others, with the zeros taken out
+            masked_self = a.masked_fill(a == 0, 1)
+            if ctx.include_self:
+                others = ScatterReduce.apply(masked_self, src, dim=dim, index=index, reduce="prod", include_self=True)
+                ga = grad * others / masked_self
+            else:
+                ga = ScatterValue.apply(grad, 0, dim=dim, index=index)
+            src_zero = srcr == 0
+            zeros = ScatterAdd.apply(a * 0, src_zero.to(a.dtype), dim=dim, index=index)
+            single = src_zero & (Gather.apply(zeros, dim=dim, index=index) == 1)  # the only zero sent there
+            without = ScatterReduce.apply(a, srcr.masked_fill(single, 1), dim=dim, index=index, reduce="prod",
+                                          include_self=ctx.include_self)
+            gs = _where(single, Gather.apply(grad * without, dim=dim, index=index),
+                       Gather.apply(grad * out, dim=dim, index=index) / srcr.masked_fill(src_zero, 1))
+        return ga, gs
 
 
 def _identity(xp, reduce, dtype):
@@ -285,6 +285,8 @@ class IndexAdd(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if ctx.needs_input_grad[1]:  # (the index is saved for the source's gradient only, as in PyTorch)
+            check_alive(ctx)
         gs = None
         if ctx.needs_input_grad[1]:
             gs = IndexSelect.apply(grad, dim=ctx.dim, index=ctx.index)
@@ -306,6 +308,7 @@ class IndexFill(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # (the index is saved for backward, as in PyTorch)
         ga = IndexFill.apply(grad, 0, dim=ctx.dim, index=ctx.index)
         gv = None
         if len(ctx.needs_input_grad) > 1 and ctx.needs_input_grad[1]:
@@ -334,6 +337,7 @@ class IndexCopy(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # (the index is saved for backward, as in PyTorch)
         ga = IndexFill.apply(grad, 0, dim=ctx.dim, index=ctx.index) if ctx.needs_input_grad[0] else None
         gs = IndexSelect.apply(grad, dim=ctx.dim, index=ctx.index).reshape(ctx.src_shape) \
             if ctx.needs_input_grad[1] else None
@@ -356,6 +360,7 @@ class IndexPutAccumulate(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # (the index is saved for backward, as in PyTorch)
         return grad, grad[ctx.key]
 
 
@@ -375,7 +380,14 @@ class MaskedSelect(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # (the index is saved for backward, as in PyTorch)
         return (IndexPutInto.apply(grad, key=(ctx.mask,), shape=ctx.shape, accumulate=False),)
+
+
+def _shares_memory(xp, a, b):
+    if hasattr(a, "__array_interface__"):
+        return xp.shares_memory(a, b, max_work=10 ** 6)
+    return False
 
 
 class MaskedScatter(Primitive):
@@ -383,19 +395,27 @@ class MaskedScatter(Primitive):
     reads_input_in_backward = False
 
     @staticmethod
-    def forward(ctx, a, src, *, mask):
+    def forward(ctx, a, src, *, mask, in_place=False):
         xp = a._device.xp
         m = xp.broadcast_to(mask, a.shape)
         n = int(m.sum())
         if n > src.numel():
             raise RuntimeError("Number of elements of source < number of ones in mask")
         ctx.mask, ctx.n, ctx.src_shape = m, n, src.shape
+        if in_place and src._data.flags.c_contiguous and _shares_memory(xp, a._data, src._data):
+            # PyTorch's kernel writes self in row-major order, reading the source as it goes: a source
+            # that is self's own memory is read as written so far (no copy is taken)
+            flat = src._data.reshape(-1)
+            for k, at in enumerate(zip(*xp.nonzero(m))):
+                a._data[at] = flat[k]
+            return a._data.copy()
         out = a._data.copy()
         out[m] = src._data.reshape(-1)[:n]
         return out
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # (the index is saved for backward, as in PyTorch)
         from .index import masked_fill
         T = common.tensor_cls()
         mask = T._make(ctx.mask, grad._device)
@@ -422,6 +442,7 @@ class Take(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # (the index is saved for backward, as in PyTorch)
         n = 1
         for s in ctx.shape:
             n *= s
@@ -448,6 +469,7 @@ class Put(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # (the index is saved for backward, as in PyTorch)
         T = common.tensor_cls()
         ga = gs = None
         if ctx.needs_input_grad[0]:
@@ -647,6 +669,8 @@ def _index_copy_args(a, dim, index, source, in_place=False):
     if a.numel():
         bad = first_outside(idx, 0, n)
         if bad is not None:
+            if in_place:
+                _write_before_bad(a, d, idx, source, n)
             raise hinted(IndexError, f"index_copy_(): index {bad} is out of bounds for dimension {d} with size {n}",
                          f"index_copy_ takes indices in [0, {n}), no negative ones")
     return d, idx, common.to_device_of(source, a._device)
@@ -692,12 +716,34 @@ def _index_add_args(a, dim, index, source, alpha, in_place=False):
     if a.ndim > 1 and index.dtype is _dtype.int64:  # (for an int32 index the kernel says it as below)
         bad = first_outside(idx, 0, n)
         if bad is not None:
+            if in_place:
+                _write_before_bad(a, d, idx, source, n, alpha)
             raise hinted(RuntimeError, f"index {bad} is out of bounds for dimension {d} with size {n}", hint)
     else:
         bad = first_outside(idx, 0, n if a.ndim > 1 else a.numel())
         if bad is not None:
+            if in_place:
+                _write_before_bad(a, d, idx, source, n if a.ndim > 1 else a.numel(), alpha)
             raise hinted(IndexError, "index out of range in self", f"index {bad}: {hint}")
     return d, idx, common.to_device_of(source, a._device), alpha
+
+
+def _write_before_bad(a, d, idx, source, n, alpha=None):
+    """PyTorch's index_copy_ / index_add_ kernels write as they go, in order, and stop at the first
+    index out of range: the slices before it, of the first row of the outer dims, are written by
+    then (added, times alpha, for index_add_)."""
+    if not (source.ndim and a.ndim):
+        return
+    xp = a._device.xp
+    p = int(xp.argmax((idx < 0) | (idx >= n)))
+    src = common.to_device_of(source, a._device)._data
+    with _fp_quiet():
+        for j in range(p):
+            at, part = (0,) * d + (int(idx[j]),), src[(0,) * d + (j,)]
+            if alpha is None:
+                a._data[at] = part
+            else:
+                a._data[at] = a._data[at] + part * alpha
 
 
 def _flat_range(a, idx, op):
@@ -861,60 +907,61 @@ def scatter(a, dim, index, src=None, *, value=None, reduce=None):
     return ScatterValue.apply(a, src, dim=d, index=idx)
 
 
-def scatter_add(a, dim, index, src):
+def scatter_add(input, dim, index, src):
     _need_tensor(src, "scatter_add", "src", 3)
-    d, idx, src = _scatter_args(a, dim, index, src, "scatter_add")
-    return ScatterAdd.apply(a, src, dim=d, index=idx)
+    d, idx, src = _scatter_args(input, dim, index, src, "scatter_add")
+    return ScatterAdd.apply(input, src, dim=d, index=idx)
 
 
-def scatter_reduce(a, dim, index, src, reduce, *, include_self=True):
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     _need_tensor(src, "scatter_reduce", "src", 3)
-    d, idx, src = _scatter_args(a, dim, index, src, "scatter_reduce", _scatter_reduce_arg(reduce))
-    return ScatterReduce.apply(a, src, dim=d, index=idx, reduce=_REDUCE_NAMES[reduce], include_self=include_self)
+    d, idx, src = _scatter_args(input, dim, index, src, "scatter_reduce", _scatter_reduce_arg(reduce))
+    _no_bool_mean(input, reduce)
+    return ScatterReduce.apply(input, src, dim=d, index=idx, reduce=_REDUCE_NAMES[reduce], include_self=include_self)
 
 
-def index_add(a, dim, index, source, *, alpha=1):
-    d, idx, source, alpha = _index_add_args(a, dim, index, source, alpha)
-    return IndexAdd.apply(a, source, dim=d, index=idx, alpha=alpha)
+def index_add(input, dim, index, source, *, alpha=1):
+    d, idx, source, alpha = _index_add_args(input, dim, index, source, alpha)
+    return IndexAdd.apply(input, source, dim=d, index=idx, alpha=alpha)
 
 
-def index_fill(a, dim, index, value):
-    d, idx, value = _index_fill_args(a, dim, index, value)
+def index_fill(input, dim, index, value):
+    d, idx, value = _index_fill_args(input, dim, index, value)
     cls = IndexFillTensor if isinstance(value, common.tensor_cls()) else IndexFill
-    return cls.apply(a, value, dim=d, index=idx)
+    return cls.apply(input, value, dim=d, index=idx)
 
 
-def index_copy(a, dim, index, source):
-    d, idx, source = _index_copy_args(a, dim, index, source)
-    return IndexCopy.apply(a, source, dim=d, index=idx)
+def index_copy(input, dim, index, source):
+    d, idx, source = _index_copy_args(input, dim, index, source)
+    return IndexCopy.apply(input, source, dim=d, index=idx)
 
 
-def index_put(a, indices, values, accumulate=False):
+def index_put(input, indices, values, accumulate=False):
     from .index import IndexPut
-    key, values, _ = _index_put_args(a, indices, values, accumulate, "index_put")
+    key, values, _ = _index_put_args(input, indices, values, accumulate, "index_put")
     try:
         if accumulate:
-            return IndexPutAccumulate.apply(a, values, key=key)
-        return IndexPut.apply(a, values, key=key)
+            return IndexPutAccumulate.apply(input, values, key=key)
+        return IndexPut.apply(input, values, key=key)
     except IndexError as e:
         raise IndexError(str(e).replace("axis", "dimension")) from None
 
 
-def masked_select(a, mask):
+def masked_select(input, mask):
     if mask.dtype is not _dtype.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    common.same_device("masked_select", a, mask)
-    return MaskedSelect.apply(a, mask=common.to_device_of(mask, a._device)._data)
+    common.same_device("masked_select", input, mask)
+    return MaskedSelect.apply(input, mask=common.to_device_of(mask, input._device)._data)
 
 
-def masked_scatter(a, mask, source):
-    mask, source = _masked_scatter_args(a, mask, source, in_place=False)
-    shape = common.broadcast_shapes(a.shape, mask.shape, op="masked_scatter")
-    return MaskedScatter.apply(a.expand(shape) if shape != a.shape else a, source, mask=mask)
+def masked_scatter(input, mask, source):
+    mask, source = _masked_scatter_args(input, mask, source, in_place=False)
+    shape = common.broadcast_shapes(input.shape, mask.shape, op="masked_scatter")
+    return MaskedScatter.apply(input.expand(shape) if shape != input.shape else input, source, mask=mask)
 
 
-def take(a, index):
-    return Take.apply(a, index=_take_args(a, index))
+def take(input, index):
+    return Take.apply(input, index=_take_args(input, index))
 
 
 def put(a, index, source, accumulate=False):
@@ -922,7 +969,7 @@ def put(a, index, source, accumulate=False):
     return Put.apply(a, source, index=idx, accumulate=bool(accumulate))
 
 
-def take_along_dim(a, indices, dim=None):
+def take_along_dim(input, indices, dim=None):
     """With no dim, gather from the flattened input (a view: PyTorch refuses a layout that can't be
     flattened without a copy). With a dim, PyTorch 2.13 takes each index modulo the size along dim
     (so -1 and size + 1 both work; a size-0 dim is its ZeroDivisionError), after broadcasting the
@@ -930,22 +977,22 @@ def take_along_dim(a, indices, dim=None):
     from .index import gather
     _need_tensor(indices, "take_along_dim", "indices", 2)
     if dim is None:
-        return gather(a.view(-1), 0, indices.view(-1))
-    if indices.ndim != a.ndim:
+        return gather(input.view(-1), 0, indices.view(-1))
+    if indices.ndim != input.ndim:
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
-                           f"but got {a.ndim} dimensions for input, and {indices.ndim} dimensions for indices")
+                           f"but got {input.ndim} dimensions for input, and {indices.ndim} dimensions for indices")
     if indices.dtype is not _dtype.int64:
         raise hinted(RuntimeError, f"torch.take_along_dim(): dtype of indices should be Long but got "
                      f"{indices.dtype._short}", _long_hint(indices))
-    d = common.wrap_dim(dim, a.ndim, "take_along_dim")
-    if a.ndim == 0:
+    d = common.wrap_dim(dim, input.ndim, "take_along_dim")
+    if input.ndim == 0:
         raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
-    shape_a, shape_i = list(a.shape), list(indices.shape)
+    shape_a, shape_i = list(input.shape), list(indices.shape)
     shape_a[d] = shape_i[d] = 1
     b = list(common.broadcast_shapes(shape_a, shape_i))
     ea, ei = list(b), list(b)
-    ea[d], ei[d] = a.shape[d], indices.shape[d]
-    n = a.shape[d]
+    ea[d], ei[d] = input.shape[d], indices.shape[d]
+    n = input.shape[d]
     total = 1
     for s in ei:
         total *= s
@@ -953,8 +1000,8 @@ def take_along_dim(a, indices, dim=None):
         raise hinted(RuntimeError, "ZeroDivisionError", f"take_along_dim: dim {d} of the input has size 0")
     idx = indices.expand(ei) if tuple(ei) != indices.shape else indices
     if n:
-        idx = common.tensor_cls()._make(_index_of(a, idx) % n, a._device)
-    return gather(a.expand(ea) if tuple(ea) != a.shape else a, d, idx)
+        idx = common.tensor_cls()._make(_index_of(input, idx) % n, input._device)
+    return gather(input.expand(ea) if tuple(ea) != input.shape else input, d, idx)
 
 
 # ---- in-place forms ---------------------------------------------------------------------
@@ -962,8 +1009,8 @@ def take_along_dim(a, indices, dim=None):
 # PyTorch checks the autograd side of an in-place op (a leaf that requires grad, a view of one)
 # before it looks at the arguments: so does each of these.
 
-def _run_(self, cls, others, kw, op):
-    return write_inplace(self, cls, others, kw, op)
+def _run_(self, cls, others, kw, op, overlap_checked=True):
+    return write_inplace(self, cls, others, kw, op, overlap_checked=overlap_checked)
 
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
@@ -995,8 +1042,14 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
     _need_tensor(src, "scatter_reduce_", "src", 3)
     d, idx, src = _scatter_args(self, dim, index, src, "scatter_reduce_", _scatter_reduce_arg(reduce),
                                 in_place=True)
+    _no_bool_mean(self, reduce)
     kw = dict(dim=d, index=idx, reduce=_REDUCE_NAMES[reduce], include_self=include_self)
     return _run_(self, ScatterReduce, (src,), kw, "scatter_reduce_")
+
+
+def _no_bool_mean(a, reduce):
+    if reduce == "mean" and a.dtype is _dtype.bool:  # (the other reductions take bool, as PyTorch's kernels)
+        raise NotImplementedError("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'")
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
@@ -1075,7 +1128,9 @@ def index_put_(self, indices, values, accumulate=False):
 def masked_scatter_(self, mask, source):
     inplace.check_inplace(self, "masked_scatter_")
     mask, source = _masked_scatter_args(self, mask, source, in_place=True)
-    return _run_(self, MaskedScatter, (source,), dict(mask=mask), "masked_scatter_")
+    # (PyTorch's masked_scatter_ does not check its source for overlap with self)
+    return _run_(self, MaskedScatter, (source,), dict(mask=mask, in_place=True), "masked_scatter_",
+                 overlap_checked=False)
 
 
 def put_(self, index, source, accumulate=False):

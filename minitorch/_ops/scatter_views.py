@@ -118,7 +118,9 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):  # noqa: 
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """A tensor of the given size and strides over a buffer just large enough for them (zeros here:
     PyTorch's memory is uninitialized, so no program may rely on its contents)."""
-    size, stride = tuple(size), tuple(stride)
+    from .._factories import _size, _size_sequence, int_list
+    size = _size((_size_sequence(size, "empty_strided"),), "empty_strided")
+    stride = int_list((stride,), "empty_strided", "stride", 2)
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
                            f"({len(stride)})")

@@ -27,7 +27,8 @@ class Roll(Primitive):
     @staticmethod
     def forward(ctx, a, *, shifts, dims):
         ctx.shifts, ctx.dims = shifts, dims
-        return a._device.xp.roll(a._data, shifts, axis=dims)
+        out = a._device.xp.roll(a._data, shifts, axis=dims)
+        return out if out.flags.c_contiguous else out.copy(order="C")  # (a new row-major tensor, as PyTorch's)
 
     @staticmethod
     def backward(ctx, grad):
@@ -178,22 +179,24 @@ class UnfoldSum(Primitive):
 
 # ---- public functions ------------------------------------------------------------------
 
-def roll(a, shifts, dims=None):
+def roll(input, shifts, dims=None):
     single = isinstance(shifts, int)
     shifts_t = (shifts,) if single else tuple(shifts)
-    if dims is None:
+    if dims is None or dims == () or dims == []:  # (no dims, PyTorch's default []: roll the flattened tensor)
         if len(shifts_t) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts_t)}, dims:0")
-        return Roll.apply(a, shifts=int(shifts_t[0]), dims=None)
+        return Roll.apply(input, shifts=int(shifts_t[0]), dims=None)
     dims_t = (dims,) if isinstance(dims, int) else tuple(dims)
     if not shifts_t:
         raise RuntimeError("`shifts` required")
     if len(shifts_t) != len(dims_t):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts_t)}, dims:{len(dims_t)}")
-    if a.ndim == 0:
+    if not input.numel():  # (PyTorch's kernel copies an empty tensor before it looks at the dims)
+        return Roll.apply(input, shifts=tuple(int(s) for s in shifts_t), dims=(0,) * len(dims_t))
+    if input.ndim == 0:
         raise IndexError(f"Dimension specified as {dims_t[0]} but tensor has no dimensions")
-    dims_t = tuple(common.wrap_dim(d, a.ndim, "roll") for d in dims_t)
-    return Roll.apply(a, shifts=tuple(int(s) for s in shifts_t), dims=dims_t)
+    dims_t = tuple(common.wrap_dim(d, input.ndim, "roll") for d in dims_t)
+    return Roll.apply(input, shifts=tuple(int(s) for s in shifts_t), dims=dims_t)
 
 
 def _tri(cls, a, diagonal, op):
@@ -202,12 +205,12 @@ def _tri(cls, a, diagonal, op):
     return cls.apply(a, k=int(diagonal))
 
 
-def tril(a, diagonal=0):
-    return _tri(Tril, a, diagonal, "tril")
+def tril(input, diagonal=0):
+    return _tri(Tril, input, diagonal, "tril")
 
 
-def triu(a, diagonal=0):
-    return _tri(Triu, a, diagonal, "triu")
+def triu(input, diagonal=0):
+    return _tri(Triu, input, diagonal, "triu")
 
 
 def _diag_dims(a_ndim, dim1, dim2, op="diagonal"):
@@ -217,39 +220,39 @@ def _diag_dims(a_ndim, dim1, dim2, op="diagonal"):
     return d1, d2
 
 
-def diagonal(a, offset=0, dim1=0, dim2=1):
-    d1, d2 = _diag_dims(a.ndim, dim1, dim2)
-    return Diagonal.apply(a, offset=int(offset), d1=d1, d2=d2)
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    d1, d2 = _diag_dims(input.ndim, dim1, dim2)
+    return Diagonal.apply(input, offset=int(offset), d1=d1, d2=d2)
 
 
-def diag_embed(a, offset=0, dim1=-2, dim2=-1):
-    n = a.ndim + 1
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    n = input.ndim + 1
     d1, d2 = _diag_dims(n, dim1, dim2)
-    size = a.shape[-1] + abs(offset) if a.ndim else 1 + abs(offset)
-    shape, rest = [], iter(a.shape[:-1])
+    size = input.shape[-1] + abs(offset) if input.ndim else 1 + abs(offset)
+    shape, rest = [], iter(input.shape[:-1])
     for d in range(n):
         shape.append(size if d in (d1, d2) else next(rest))
-    src = a if a.ndim else a.reshape(1)
+    src = input if input.ndim else input.reshape(1)
     return DiagonalScatter.apply(src, shape=tuple(shape), offset=int(offset), d1=d1, d2=d2)
 
 
-def diag(a, diagonal=0):
-    if a.ndim == 1:
-        n = a.shape[0] + abs(diagonal)
-        return DiagonalScatter.apply(a, shape=(n, n), offset=int(diagonal), d1=0, d2=1)
-    if a.ndim == 2:
-        return DiagonalCopy.apply(a, offset=int(diagonal))
-    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {a.ndim}D")
+def diag(input, diagonal=0):
+    if input.ndim == 1:
+        n = input.shape[0] + abs(diagonal)
+        return DiagonalScatter.apply(input, shape=(n, n), offset=int(diagonal), d1=0, d2=1)
+    if input.ndim == 2:
+        return DiagonalCopy.apply(input, offset=int(diagonal))
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
 
 
 @_amp.float32_cpu
-def trace(a):
-    if a.dtype is _dtype.bool:  # (PyTorch checks the dtype first)
+def trace(input):
+    if input.dtype is _dtype.bool:  # (PyTorch checks the dtype first)
         raise NotImplementedError("\"trace\" not implemented for 'Bool'")
-    if a.ndim != 2:
-        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
-    dt = a.dtype if a.dtype.is_floating_point else _dtype.int64  # integers add up in int64
-    return Trace.apply(a, dtype=dt)
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    dt = input.dtype if input.dtype.is_floating_point else _dtype.int64  # integers add up in int64
+    return Trace.apply(input, dtype=dt)
 
 
 def unfold(a, dimension, size, step):
@@ -270,8 +273,8 @@ def _expand(a, size):
     return out if out.shape != a.shape else views.Expand.apply(a, shape=tuple(out.shape))
 
 
-def broadcast_to(a, size):
-    return _expand(a, size)
+def broadcast_to(input, size):
+    return _expand(input, size)
 
 
 def broadcast_tensors(*tensors):
@@ -316,33 +319,33 @@ def meshgrid(*tensors, indexing=None):
     return tuple(outs)
 
 
-def repeat_interleave(a, repeats=None, dim=None, *, output_size=None):
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     from .._factories import arange
     from .._tensor import contiguous_format
     T = common.tensor_cls()
     if repeats is None:  # repeat_interleave(counts): arange(len) with each index repeated
-        if a.ndim > 1:
+        if input.ndim > 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
-        return repeat_interleave(arange(a.shape[0], device=a.device), a, 0)
+        return repeat_interleave(arange(input.shape[0], device=input.device), input, 0)
     if dim is None:
-        a, d = a.reshape(-1), 0
+        input, d = input.reshape(-1), 0
     else:
-        d = common.wrap_dim(dim, a.ndim, "repeat_interleave")
-        if a.ndim == 0:  # PyTorch's kernel then reads a dim the 0-d tensor does not have
+        d = common.wrap_dim(dim, input.ndim, "repeat_interleave")
+        if input.ndim == 0:  # PyTorch's kernel then reads a dim the 0-d tensor does not have
             if isinstance(repeats, T):
                 raise IndexError("Dimension specified as 0 but tensor has no dimensions")
             raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     if isinstance(repeats, T):
-        return _repeat_by_counts(a, d, repeats, output_size)
+        return _repeat_by_counts(input, d, repeats, output_size)
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
     # one count for all: each element becomes a new dim of size `repeats`, copied, then flattened in
     # (a view of that copy, as in PyTorch)
-    shape = list(a.shape)
+    shape = list(input.shape)
     shape.insert(d + 1, repeats)
-    out_shape = list(a.shape)
+    out_shape = list(input.shape)
     out_shape[d] *= repeats
-    copy = views.expand(views.unsqueeze(a, d + 1), shape).clone(memory_format=contiguous_format)
+    copy = views.expand(views.unsqueeze(input, d + 1), shape).clone(memory_format=contiguous_format)
     return views.reshape(copy, out_shape)
 
 
@@ -371,14 +374,14 @@ def _repeat_by_counts(a, d, repeats, output_size):
     return index_select(a, d, T._make(idx.astype(xp.int64), a._device))
 
 
-def diff(a, n=1, dim=-1, prepend=None, append=None):
+def diff(input, n=1, dim=-1, prepend=None, append=None):
     from .join import cat
-    if a.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
-    d = common.wrap_dim(dim, a.ndim, "diff")
-    parts = [p for p in (prepend, a, append) if p is not None]
-    parts = [p if p.ndim else p.expand(*a.shape[:d], 1, *a.shape[d + 1:]) for p in parts]
-    out = cat(parts, d) if len(parts) > 1 else a
+    d = common.wrap_dim(dim, input.ndim, "diff")
+    parts = [p for p in (prepend, input, append) if p is not None]
+    parts = [p if p.ndim else p.expand(*input.shape[:d], 1, *input.shape[d + 1:]) for p in parts]
+    out = cat(parts, d) if len(parts) > 1 else input
     for _ in range(n):
         length = out.shape[d]
         if length == 0:
@@ -388,8 +391,8 @@ def diff(a, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-def ravel(a):
-    return views.reshape(a.contiguous(), -1)  # PyTorch's: a view of the contiguous tensor (of a copy if need be)
+def ravel(input):
+    return views.reshape(input.contiguous(), -1)  # PyTorch's: a view of the contiguous tensor (of a copy if need be)
 
 
 # ---- in-place view ops: the tensor object itself becomes the view ------------------------
@@ -429,10 +432,12 @@ def _become(self, cls, op, **kw):
 
 
 def unsqueeze_(self, dim):
+    check_inplace(self, "unsqueeze_")  # (before the dim is checked, as in PyTorch)
     return _become(self, UnsqueezeInplace, "unsqueeze_", dim=common.wrap_dim(dim, self.ndim + 1, "unsqueeze_"))
 
 
 def squeeze_(self, dim=None):
+    check_inplace(self, "squeeze_")
     if dim is None:
         dims, cls = tuple(i for i, n in enumerate(self.shape) if n == 1), SqueezeInplace
     else:
@@ -451,6 +456,7 @@ def as_strided_(self, size, stride, storage_offset=None):
 
 
 def transpose_(self, dim0, dim1):
+    check_inplace(self, "transpose_")
     n = self.ndim
     d0, d1 = common.wrap_dim(dim0, n, "transpose_"), common.wrap_dim(dim1, n, "transpose_")
     dims = list(range(n))
@@ -459,10 +465,13 @@ def transpose_(self, dim0, dim1):
     return _become(self, TransposeInplace, "transpose_", dims=tuple(dims))
 
 
-def resize_(self, *sizes, memory_format=None):
+def resize_(self, *sizes, memory_format=None, **kw):
     """Give the tensor a new shape in place, keeping its first elements (row-major); new
     elements, when it grows, are uninitialised (zeros here)."""
-    shape = views._shape_args(sizes)
+    if kw:  # resize_(size=(2, 3)), as PyTorch names it
+        from .._factories import sizes_by_keyword
+        sizes = sizes_by_keyword(sizes, kw, "resize_")
+    shape = views._shape_args(sizes, "resize_")
     if any(s < 0 for s in shape):
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}")
     if self.requires_grad:
@@ -475,12 +484,16 @@ def resize_(self, *sizes, memory_format=None):
     start = self.storage_offset() if self._data.size else 0
     flat = self._data.reshape(-1) if self._data.flags.c_contiguous else None
     memory = views.memory_order(root)
+    if self._storage.root is None and self._base is None:
+        self._storage.root = root  # (a resize_ that shrinks keeps the rest of the memory, for one that grows back)
     if flat is not None and n <= flat.size:
         self._data = flat[:n].reshape(shape)
     elif memory is not None and start + n <= memory.size:
         # the memory read as row-major from the tensor's offset (whatever its strides were), as in PyTorch
         self._data = memory[start:start + n].reshape(shape)
     else:
+        if not self._storage.resizable:
+            raise RuntimeError("Trying to resize storage that is not resizable")
         grown = xp.zeros(n, dtype=self._data.dtype)
         old = self._data.reshape(-1) if memory is None else memory[start:]
         grown[:min(n, old.size)] = old[:n]

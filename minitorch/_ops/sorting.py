@@ -13,7 +13,7 @@ import math
 from .. import _dtype, return_types
 from .._errors import hinted
 from . import common
-from ._prim import MultiOutputPrimitive, Primitive
+from ._prim import MultiOutputPrimitive, Primitive, check_saved_outputs
 from .index import scatter_along
 from .pointwise import where
 
@@ -29,6 +29,7 @@ def _argsort(xp, x, axis, descending):
 
 class _Pick(MultiOutputPrimitive):
     """Elements picked along `dim`, and where they came from: the gradient goes back there."""
+    saved_outputs = (1,)
 
     @classmethod
     def forward(cls, ctx, a, *, dim, keepdim=True, **kw):
@@ -45,6 +46,7 @@ class _Pick(MultiOutputPrimitive):
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
+        check_saved_outputs(ctx)
         if ctx.zero_d:
             return (grad,)
         if not ctx.keepdim:
@@ -177,6 +179,8 @@ class Unique(MultiOutputPrimitive):
 
     @staticmethod
     def backward(ctx, *grads):
+        if ctx._next[0] is None:  # (the input's gradient goes nowhere, a no_grad view's: nothing to refuse)
+            return (None,)
         raise NotImplementedError("the derivative for '_unique2' is not implemented.")
 
 
@@ -261,50 +265,50 @@ def _sort_arguments(dim=-1, descending=False, stable=None):
     return dim, descending, stable
 
 
-def sort(a, *args, **kw):
+def sort(input, *args, **kw):
     dim, descending, stable = _stable_keywords("sort", args, kw)
-    d = _dim(a, dim, "sort")
+    d = _dim(input, dim, "sort")
     cls = Sort if stable is None else SortStable  # every sort here is stable
-    return return_types.sort(*cls.apply(a, dim=d, descending=bool(descending)))
+    return return_types.sort(*cls.apply(input, dim=d, descending=bool(descending)))
 
 
-def argsort(a, *args, **kw):
+def argsort(input, *args, **kw):
     dim, descending, _ = _stable_keywords("argsort", args, kw)
-    d = _dim(a, dim, "argsort")
-    if a.ndim == 0:
-        return a.new_zeros((), dtype=_dtype.int64)
+    d = _dim(input, dim, "argsort")
+    if input.ndim == 0:
+        return input.new_zeros((), dtype=_dtype.int64)
     from .._tensor import Tensor
     from .convert import preserved
-    xp = a._device.xp
-    idx = _argsort(xp, a._data, d, bool(descending)).astype(xp.int64, copy=False)
-    return Tensor._make(preserved(a, idx), a._device)  # laid out as the input, as sort's indices
+    xp = input._device.xp
+    idx = _argsort(xp, input._data, d, bool(descending)).astype(xp.int64, copy=False)
+    return Tensor._make(preserved(input, idx), input._device)  # laid out as the input, as sort's indices
 
 
-def msort(a):
-    return sort(a, 0).values
+def msort(input):
+    return sort(input, 0).values
 
 
-def topk(a, k, dim=-1, largest=True, sorted=True):  # noqa: A002
-    d = _dim(a, dim, "topk")
-    n = a.shape[d] if a.ndim else 1
+def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+    d = _dim(input, dim, "topk")
+    n = input.shape[d] if input.ndim else 1
     if not 0 <= k <= n:
         raise hinted(RuntimeError, "selected index k out of range", f"k is {k}; dim {d} has {n} elements")
-    if a.dtype is _dtype.bool:
+    if input.dtype is _dtype.bool:
         raise hinted(RuntimeError, "topk does not support bool dtypes on CPU", "convert it first, e.g. x.int().topk(k)")
     # (a 0-d input comes back as it is, for k = 0 as for k = 1: PyTorch's choice)
-    return return_types.topk(*Topk.apply(a, dim=d, k=int(k), largest=bool(largest)))
+    return return_types.topk(*Topk.apply(input, dim=d, k=int(k), largest=bool(largest)))
 
 
-def kthvalue(a, k, dim=-1, keepdim=False):
-    d = _dim(a, dim, "kthvalue")
-    _nonempty(a, d, "kthvalue")
-    n = a.shape[d] if a.ndim else 1
+def kthvalue(input, k, dim=-1, keepdim=False):
+    d = _dim(input, dim, "kthvalue")
+    _nonempty(input, d, "kthvalue")
+    n = input.shape[d] if input.ndim else 1
     if not 1 <= k <= n:
         raise hinted(RuntimeError, f"kthvalue(): selected number k out of range for dimension {d}",
                      f"k counts from 1 to {n}, the size of dim {d}; got {k}")
-    if a.ndim and a.dtype is _dtype.bool:  # (a 0-d input is its own answer, without the kernel)
-        raise _refuse(a, "kthvalue_cpu", "kthvalue")
-    return return_types.kthvalue(*Kthvalue.apply(a, dim=d, keepdim=keepdim, k=int(k)))
+    if input.ndim and input.dtype is _dtype.bool:  # (a 0-d input is its own answer, without the kernel)
+        raise _refuse(input, "kthvalue_cpu", "kthvalue")
+    return return_types.kthvalue(*Kthvalue.apply(input, dim=d, keepdim=keepdim, k=int(k)))
 
 
 def _median(all_cls, dim_cls, op, a, dim, keepdim):
@@ -319,18 +323,18 @@ def _median(all_cls, dim_cls, op, a, dim, keepdim):
     return getattr(return_types, op)(*dim_cls.apply(a, dim=d, keepdim=keepdim))
 
 
-def median(a, dim=None, keepdim=False):
-    return _median(MedianAll, MedianDim, "median", a, dim, keepdim)
+def median(input, dim=None, keepdim=False):
+    return _median(MedianAll, MedianDim, "median", input, dim, keepdim)
 
 
-def nanmedian(a, dim=None, keepdim=False):
-    return _median(NanmedianAll, NanmedianDim, "nanmedian", a, dim, keepdim)
+def nanmedian(input, dim=None, keepdim=False):
+    return _median(NanmedianAll, NanmedianDim, "nanmedian", input, dim, keepdim)
 
 
-def mode(a, dim=-1, keepdim=False):
-    d = _dim(a, dim, "mode")
-    _nonempty(a, d, "mode")
-    return return_types.mode(*Mode.apply(a, dim=d, keepdim=keepdim))
+def mode(input, dim=-1, keepdim=False):
+    d = _dim(input, dim, "mode")
+    _nonempty(input, d, "mode")
+    return return_types.mode(*Mode.apply(input, dim=d, keepdim=keepdim))
 
 
 def _unique_result(outs, return_inverse, return_counts):
@@ -354,17 +358,17 @@ def _unique_dim(a, dim, op):
     return d
 
 
-def unique(a, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
-    d = _unique_dim(a, dim, "unique")
-    return _unique_result(Unique.apply(a, dim=d, consecutive=False), return_inverse, return_counts)
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    d = _unique_dim(input, dim, "unique")
+    return _unique_result(Unique.apply(input, dim=d, consecutive=False), return_inverse, return_counts)
 
 
-def unique_consecutive(a, return_inverse=False, return_counts=False, dim=None):
-    d = _unique_dim(a, dim, "unique_consecutive")
-    return _unique_result(_UniqueConsecutive.apply(a, dim=d, consecutive=True), return_inverse, return_counts)
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    d = _unique_dim(input, dim, "unique_consecutive")
+    return _unique_result(_UniqueConsecutive.apply(input, dim=d, consecutive=True), return_inverse, return_counts)
 
 
-def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
     from .._tensor import Tensor, warn_once
     from .._factories import tensor
     seq = sorted_sequence
@@ -375,25 +379,25 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
             raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of left "
                                "while right was True")
         right = side == "right"
-    scalar = not isinstance(values, Tensor)
+    scalar = not isinstance(input, Tensor)
     if scalar:
-        values = tensor(values, device=seq.device)
+        input = tensor(input, device=seq.device)
     xp = seq._device.xp
-    if seq.ndim > 1 and (values.ndim == 0 or seq.shape[:-1] != values.shape[:-1]):
+    if seq.ndim > 1 and (input.ndim == 0 or seq.shape[:-1] != input.shape[:-1]):
         raise RuntimeError(
             "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
             f"tensor and input value tensor must match, but we got boundaries tensor {list(seq.shape)} and input "
-            f"value tensor {list(values.shape)}")
-    for what, t in (("input value", None if scalar else values), ("boundary", seq), ("sorter", sorter)):
+            f"value tensor {list(input.shape)}")
+    for what, t in (("input value", None if scalar else input), ("boundary", seq), ("sorter", sorter)):
         if t is not None and not t.is_contiguous():  # (PyTorch's kernel copies it first, and says so)
             warn_once(f"torch.searchsorted(): {what} tensor is non-contiguous, this will lower the performance due "
                       "to extra data copy when converting non-contiguous tensor to contiguous, please use contiguous "
                       f"{what} tensor if possible. This message will only appear once per program.")
-    values = common.to_device_of(values, seq._device)
-    dt = common.result_dtype(seq, values)  # both compared in their common dtype (a 0-d value takes seq's)
-    if dt is _dtype.bool and values.numel():  # (no values: PyTorch's kernel never runs)
+    input = common.to_device_of(input, seq._device)
+    dt = common.result_dtype(seq, input)  # both compared in their common dtype (a 0-d value takes seq's)
+    if dt is _dtype.bool and input.numel():  # (no values: PyTorch's kernel never runs)
         raise _refuse(seq, "searchsorted_out_cpu", "searchsorted")
-    s, v = seq._data.astype(dt.np, copy=False), values._data.astype(dt.np, copy=False)
+    s, v = seq._data.astype(dt.np, copy=False), input._data.astype(dt.np, copy=False)
     if sorter is not None:  # the sequence in the order the sorter gives
         s = xp.take_along_axis(s, sorter._data, axis=-1) if s.ndim > 1 else s[sorter._data]
     if seq.ndim <= 1:
@@ -420,13 +424,13 @@ def _bisect(xp, seq, vals, right):
     return start
 
 
-def bucketize(a, boundaries, *, out_int32=False, right=False):
+def bucketize(input, boundaries, *, out_int32=False, right=False):
     if boundaries.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
-    return searchsorted(boundaries, a, out_int32=out_int32, right=right)
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
-def histc(a, bins=100, min=0, max=0):  # noqa: A002
+def histc(input, bins=100, min=0, max=0):  # noqa: A002
     """`bins` equal bins over [min, max] (the data's own range when min == max); values outside are not
     counted. PyTorch's checks, in its order: bins, the range, then the dtype (its bin edges are made in
     the input's dtype before the counting kernel, which takes floating point only, runs)."""
@@ -434,8 +438,8 @@ def histc(a, bins=100, min=0, max=0):  # noqa: A002
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     lo, hi = float(min), float(max)
-    if lo == hi and a.numel():  # the data's range, inf and nan included
-        lo, hi = float(a._data.min()), float(a._data.max())
+    if lo == hi and input.numel():  # the data's range, inf and nan included
+        lo, hi = float(input._data.min()), float(input._data.max())
     if lo == hi:
         lo, hi = lo - 1, hi + 1
     if not (math.isfinite(lo) and math.isfinite(hi)):
@@ -443,14 +447,27 @@ def histc(a, bins=100, min=0, max=0):  # noqa: A002
                      "the data holds inf or nan: give a finite min= and max=")
     if not lo < hi:
         raise RuntimeError("torch.histc: max must be larger than min")
-    if a.dtype is _dtype.bool:
-        raise _refuse(a, "linspace_cpu", "histc", "float")
-    _check_fits(a.dtype, lo, hi)
-    if not a.dtype.is_floating_point:
-        raise _refuse(a, "histogram_cpu", "histc", "float")
-    xp, x = a._device.xp, a._data.reshape(-1)
-    counts, _ = xp.histogram(x[(x >= lo) & (x <= hi)], bins=int(bins), range=(lo, hi))
-    return Tensor._make(counts.astype(x.dtype), a._device)
+    if input.dtype is _dtype.bool:
+        raise _refuse(input, "linspace_cpu", "histc", "float")
+    _check_fits(input.dtype, lo, hi)
+    if not input.dtype.is_floating_point:
+        raise _refuse(input, "histogram_cpu", "histc", "float")
+    xp, x = input._device.xp, input._data.reshape(-1)
+    x = x[(x >= lo) & (x <= hi)]
+    if x.dtype == xp.float16:  # PyTorch's kernel places each value in half, rounding every step: a range
+        t = x.dtype.type  # beyond half's overflows, and nothing is counted then
+        with xp.errstate(all="ignore"):
+            width = t(hi) - t(lo)
+            pos = (x - t(lo)) / width * t(bins) if xp.isfinite(width) else x[:0]
+        idx = pos[xp.isfinite(pos)].astype(xp.int64)
+        idx[idx == bins] = bins - 1  # (the top edge belongs to the last bin)
+        counts = xp.bincount(idx[(idx >= 0) & (idx < bins)], minlength=int(bins))
+    else:  # PyTorch's kernel: the bin by linear interpolation, in the input's dtype (histc has no correction
+        t, b = x.dtype.type, int(bins)  # against the bin edges, which histogram makes)
+        pos = ((x - t(lo)) / (t(hi) - t(lo)) * t(b)).astype(xp.int64)
+        pos = xp.where(pos == b, b - 1, pos)  # (the top edge belongs to the last bin)
+        counts = xp.bincount(pos[(pos >= 0) & (pos < b)], minlength=b)
+    return Tensor._make(counts.astype(input._data.dtype), input._device)
 
 
 _C_TYPE = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
@@ -467,23 +484,23 @@ def _check_fits(dt, *values):
                          f"{v:g} is outside the range of {dt}: convert the input first, e.g. x.float()")
 
 
-def histogram(a, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+def histogram(input, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
     """(hist, bin_edges): `bins` equal bins over `range` (the data's own range by default), or the
     edges given as a 1-D tensor; `density` divides by the total weight and the bin widths."""
     from .._factories import linspace
     from .._tensor import Tensor
-    if not a.dtype.is_floating_point:
-        raise NotImplementedError(f"\"histogramdd\" not implemented for '{a.dtype._short}'")
-    xp, x = a._device.xp, a._data.reshape(-1)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{input.dtype._short}'")
+    xp, x = input._device.xp, input._data.reshape(-1)
     if isinstance(bins, Tensor):
         if bins.ndim != 1:
             raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got "
                                f"{bins.ndim} dimensions in the bins tensor for dimension 0")
-        if bins.dtype != a.dtype:
+        if bins.dtype != input.dtype:
             raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
-                               f"input with dtype {a.dtype._short.lower()} and bins for dimension 0 with dtype "
+                               f"input with dtype {input.dtype._short.lower()} and bins for dimension 0 with dtype "
                                f"{bins.dtype._short.lower()}")
-        edges = common.to_device_of(bins, a._device)
+        edges = common.to_device_of(bins, input._device)
     else:
         if bins <= 0:
             raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
@@ -498,30 +515,30 @@ def histogram(a, bins=100, *, range=None, weight=None, density=False):  # noqa: 
             raise RuntimeError(f"torch.histogramdd: dimension 0's range [{lo:g}, {hi:g}] is not finite")
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
-        edges = linspace(lo, hi, int(bins) + 1, dtype=a.dtype, device=a.device)
-    w = None if weight is None else common.to_device_of(weight, a._device)._data.reshape(-1)
+        edges = linspace(lo, hi, int(bins) + 1, dtype=input.dtype, device=input.device)
+    w = None if weight is None else common.to_device_of(weight, input._device)._data.reshape(-1)
     counts, _ = xp.histogram(x, bins=edges._data, weights=w)
     counts = counts.astype(x.dtype)
     if density:
         total = counts.sum()
         counts = counts / (total * xp.diff(edges._data)) if total else counts
-    return return_types.histogram(Tensor._make(counts.astype(x.dtype), a._device), edges.clone())
+    return return_types.histogram(Tensor._make(counts.astype(x.dtype), input._device), edges.clone())
 
 
-def bincount(a, weights=None, minlength=0):
+def bincount(input, weights=None, minlength=0):
     from .._tensor import Tensor
-    if a.dtype.is_floating_point:
-        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{a.dtype._short}'")
-    xp = a._device.xp
-    if a.ndim != 1 or (a.numel() and int(a._data.min()) < 0):
+    if input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{input.dtype._short}'")
+    xp = input._device.xp
+    if input.ndim != 1 or (input.numel() and int(input._data.min()) < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
     if weights is None:
-        return Tensor._make(xp.bincount(a._data, minlength=minlength).astype(xp.int64), a._device)
-    if weights.shape != a.shape:
+        return Tensor._make(xp.bincount(input._data, minlength=minlength).astype(xp.int64), input._device)
+    if weights.shape != input.shape:
         raise RuntimeError("weights should be 1-d and have the same length as input")
-    w = common.to_device_of(weights, a._device)._data
-    out = xp.bincount(a._data, weights=w, minlength=minlength)
+    w = common.to_device_of(weights, input._device)._data
+    out = xp.bincount(input._data, weights=w, minlength=minlength)
     dt = w.dtype if weights.dtype.is_floating_point else xp.float64  # integer weights count in double
-    return Tensor._make(out.astype(dt), a._device)
+    return Tensor._make(out.astype(dt), input._device)

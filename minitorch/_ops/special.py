@@ -13,7 +13,7 @@ from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float1
 from .. import _dtype
 from ..autograd.grad_mode import STATE
 from . import _specfun, common, inplace
-from ._prim import Primitive
+from ._prim import NULL_CTX, Primitive
 from .inplace_prim import write_inplace
 from .pointwise import _quiet, unary, where
 
@@ -209,18 +209,20 @@ class Erfc(Primitive):
 
 
 class Erfinv(Primitive):
+    """d/dx erfinv(x) = sqrt(pi) / 2 * exp(erfinv(x)^2), recomputed from the input as PyTorch does
+    (its node keeps the input, not the result: an in-place change of the result is allowed)."""
     _node_name = "ErfinvBackward0"
-    saves_output = True
-    reads_input_in_backward = False
 
     @staticmethod
     def forward(ctx, a):
+        ctx.save_for_backward(a)
         with _quiet(a):
             return _specfun.erfinv(a._device.xp, a._data)
 
     @staticmethod
     def backward(ctx, grad):
-        y = ctx.saved_output
+        (a,) = ctx.saved_tensors
+        y = Erfinv.apply(a)
         return (grad * (math.sqrt(math.pi) / 2) * (y * y).exp(),)
 
 
@@ -336,15 +338,19 @@ class Frac(Primitive):
 
 class Sgn(Primitive):
     _node_name = "SgnBackward0"  # for real input, sign's twin: a defined gradient of 0
+    saves_output = True  # (PyTorch's node keeps self and the result, which an in-place change must not touch)
 
     @staticmethod
     def forward(ctx, a):
         from .pointwise import Sign
+        ctx.save_for_backward(a)
         return Sign.forward(ctx, a)
 
     @staticmethod
-    def backward(ctx, grad):
-        return (grad * 0,)
+    def backward(ctx, grad):  # (+0., as PyTorch's; there a "zero tensor" that later steps keep zero)
+        from .pointwise import zeros_like_grad
+        ctx.saved_tensors, ctx.saved_output  # noqa: B018 (unpacked: their versions are checked)
+        return (zeros_like_grad(grad),)
 
 
 class Logit(Primitive):
@@ -389,6 +395,7 @@ class NanToNum(Primitive):
 
 class Atan2(Primitive):
     _node_name = "Atan2Backward0"
+    pack_order = (1, 0)  # PyTorch saves `other` before `self`: saved_tensors_hooks see that order
 
     @staticmethod
     def forward(ctx, a, b):
@@ -407,11 +414,13 @@ class Lerp(Primitive):
     """start + weight * (end - start), written as PyTorch computes it: from the nearer end,
     so that weight 1 gives `end` exactly."""
     _node_name = "LerpBackward1"
+    pack_order = (1, 0, 2)  # (PyTorch saves `end`, `self`, `weight`)
 
     @staticmethod
     def forward(ctx, start, end, weight):
         w = getattr(weight, "_data", weight)
-        ctx.save_for_backward(start, end, weight if not isinstance(w, (int, float)) else None)
+        if not isinstance(w, (int, float)):  # (a number weight: the gradients need no values, PyTorch saves none)
+            ctx.save_for_backward(start, end, weight)
         ctx.weight = w
         s, e, xp = start._data, end._data, start._device.xp
         d = e - s
@@ -423,10 +432,11 @@ class Lerp(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        if isinstance(ctx.weight, (int, float)):
+            return grad * (1 - ctx.weight), grad * ctx.weight, None
         start, end, weight = ctx.saved_tensors
-        w = ctx.weight if weight is None else weight
-        gw = grad * (end - start) if weight is not None and ctx.needs_input_grad[2] else None
-        return grad * (1 - w), grad * w, gw
+        gw = grad * (end - start) if ctx.needs_input_grad[2] else None
+        return grad * (1 - weight), grad * weight, gw
 
 
 class LerpScalar(Lerp):
@@ -436,8 +446,8 @@ class LerpScalar(Lerp):
 # ---- public functions ------------------------------------------------------------------
 
 def _floating(cls, name):
-    def f(a):
-        return unary(cls, a, floating=True)  # integer and bool input compute in the default float dtype
+    def f(input):
+        return unary(cls, input, floating=True)  # integer and bool input compute in the default float dtype
     f.__name__ = f.__qualname__ = name
     return f
 
@@ -453,14 +463,14 @@ tan, asin, acos, sinh, cosh, log2, log10, erfinv = (_amp.float32_gpu(f) for f in
 arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
 
 
-def digamma(a):
-    return unary(Digamma, a, floating=True, n=0)
+def digamma(input):
+    return unary(Digamma, input, floating=True, n=0)
 
 
-def polygamma(n, a):
+def polygamma(n, input):
     if not isinstance(n, int) or n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
-    return unary(Polygamma, a, floating=True, n=n)  # (PolygammaBackward0 for n = 0 too, as PyTorch)
+    return unary(Polygamma, input, floating=True, n=n)  # (PolygammaBackward0 for n = 0 too, as PyTorch)
 
 
 def _not_bool(a, kernel):
@@ -468,31 +478,31 @@ def _not_bool(a, kernel):
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
-def frac(a):
-    if not a.dtype.is_floating_point:
-        raise NotImplementedError(f"\"frac_cpu\" not implemented for '{a.dtype._short}'")
-    return Frac.apply(a)
+def frac(input):
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"frac_cpu\" not implemented for '{input.dtype._short}'")
+    return Frac.apply(input)
 
 
-def fix(a):
-    _not_bool(a, "trunc_vml_cpu")
-    return a.trunc()
+def fix(input):
+    _not_bool(input, "trunc_vml_cpu")
+    return input.trunc()
 
 
-def sgn(a):
-    return Sgn.apply(a) if a.dtype is not _dtype.bool else a.clone()
+def sgn(input):
+    return Sgn.apply(input) if input.dtype is not _dtype.bool else input.clone()
 
 
-def logit(a, eps=None):
+def logit(input, eps=None):
     if eps is not None and eps < 0:  # PyTorch's "no eps" is a negative one (its default is -1)
         eps = None
-    return unary(Logit, a, floating=True, eps=eps)
+    return unary(Logit, input, floating=True, eps=eps)
 
 
-def nan_to_num(a, nan=0.0, posinf=None, neginf=None):
-    if not a.dtype.is_floating_point:
-        return a.clone()  # integers have no nan or inf
-    return NanToNum.apply(a, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    if not input.dtype.is_floating_point:
+        return input.clone()  # integers have no nan or inf
+    return NanToNum.apply(input, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
 
 
 def _float_operands(op, a, b):
@@ -509,52 +519,52 @@ def _float_operands(op, a, b):
     return common.to_device_of(a, dev).to(dt), common.to_device_of(b, dev).to(dt)
 
 
-def atan2(a, b):
-    a, b = _float_operands("atan2", a, b)
+def atan2(input, other):
+    input, other = _float_operands("atan2", input, other)
     try:
-        return Atan2.apply(a, b)
+        return Atan2.apply(input, other)
     except ValueError:
-        common.broadcast_shapes(a.shape, b.shape, op="atan2")
+        common.broadcast_shapes(input.shape, other.shape, op="atan2")
         raise
 
 
 arctan2 = atan2
 
 
-def lerp(start, end, weight):
+def lerp(input, end, weight):
     T = common.tensor_cls()
     name = _dtype.CPP_NAME
-    if end.dtype is not start.dtype:
-        raise RuntimeError(f"expected dtype {name[start.dtype.name]} for `end` but got dtype {name[end.dtype.name]}")
-    if isinstance(weight, T) and weight.dtype is not start.dtype and weight.ndim:
-        raise RuntimeError(f"expected dtype {name[start.dtype.name]} for `weight` but got dtype "
+    if end.dtype is not input.dtype:
+        raise RuntimeError(f"expected dtype {name[input.dtype.name]} for `end` but got dtype {name[end.dtype.name]}")
+    if isinstance(weight, T) and weight.dtype is not input.dtype and weight.ndim:
+        raise RuntimeError(f"expected dtype {name[input.dtype.name]} for `weight` but got dtype "
                            f"{name[weight.dtype.name]}")
-    if isinstance(weight, T) and not weight.ndim and weight.dtype is not start.dtype:
-        dt = common.result_dtype(start, end, weight)  # a 0-d weight takes part in promotion, as in PyTorch
-        start, end = start.to(dt), end.to(dt)
-    if not start.dtype.is_floating_point:
+    if isinstance(weight, T) and not weight.ndim and weight.dtype is not input.dtype:
+        dt = common.result_dtype(input, end, weight)  # a 0-d weight takes part in promotion, as in PyTorch
+        input, end = input.to(dt), end.to(dt)
+    if not input.dtype.is_floating_point:
         kernel = "lerp_kernel_tensor" if isinstance(weight, T) else "lerp_kernel_scalar"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{start.dtype._short}'")
-    dev = common.same_device("lerp", start, end, *([weight] if isinstance(weight, T) else []))
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._short}'")
+    dev = common.same_device("lerp", input, end, *([weight] if isinstance(weight, T) else []))
     if isinstance(weight, T):
-        weight = common.to_device_of(weight, dev).to(start.dtype)
+        weight = common.to_device_of(weight, dev).to(input.dtype)
         cls = Lerp
     else:
         cls = LerpScalar
     end = common.to_device_of(end, dev)
     try:
-        return cls.apply(start, end, weight)
+        return cls.apply(input, end, weight)
     except ValueError:
-        common.broadcast_shapes(start.shape, end.shape, getattr(weight, "shape", ()), op="lerp")
+        common.broadcast_shapes(input.shape, end.shape, getattr(weight, "shape", ()), op="lerp")
         raise
 
 
-def float_power(a, b):
+def float_power(input, exponent):
     """pow computed in float64, whatever the inputs' dtypes (PyTorch's rule)."""
     T = common.tensor_cls()
-    a = a.to(_dtype.float64) if isinstance(a, T) else float(a)
-    b = b.to(_dtype.float64) if isinstance(b, T) else float(b)
-    return a ** b
+    input = input.to(_dtype.float64) if isinstance(input, T) else float(input)
+    exponent = exponent.to(_dtype.float64) if isinstance(exponent, T) else float(exponent)
+    return input ** exponent
 
 
 # ---- in-place forms ------------------------------------------------------------------
@@ -565,25 +575,40 @@ def _inplace_prim(cls, op, floating=True, **fixed):
         kw = {**fixed, **kw}
         result = (_dtype.get_default_dtype(), self.shape) if floating and not self.dtype.is_floating_point else None
         return write_inplace(self, cls, args, kw, op, result)
-    method.__name__ = op
+    method.__name__ = method.__qualname__ = op
     return method
 
 
-def inplace_from(fn, op):
+def inplace_from(fn, op, reads_others=True, tensor_arg=None):
     """`t.op_()` for an op composed of others: compute out of place, then write the result in,
     recorded as the op itself. The op runs on a clone when anything is recorded, so that what it
     saved for backward is not the tensor the write then overwrites."""
     T = common.tensor_cls()
 
     def method(self, *args, **kw):
+        if args and tensor_arg and not isinstance(args[0], T):  # (the arguments' types first, as in PyTorch)
+            raise TypeError(f"{op}(): argument '{tensor_arg}' (position 1) must be Tensor, not "
+                            f"{type(args[0]).__name__}")
+        inplace.check_inplace(self, op)  # (then autograd's check)
+        inplace.iter_checks(self, op, *args, *kw.values())
+        tensors = [a for a in (*args, *kw.values()) if isinstance(a, T)]
+        if tensors and tensor_arg:
+            inplace.check_result(self, common.result_dtype(self, *tensors), self.shape, op)
+        if reads_others:  # (as each of its steps would: PyTorch's overlap check)
+            inplace.check_partial_overlap(self, (*args, *kw.values()))
         recorded = STATE.enabled and any(isinstance(a, T) and a.requires_grad for a in (self, *args, *kw.values()))
         out = fn(inplace.original(self) if recorded else self, *args, **kw)
         return inplace.write_result(self, out, op)
-    method.__name__ = op
+    method.__name__ = method.__qualname__ = op
     return method
 
 
 def _atan2_(self, other):
+    T = common.tensor_cls()
+    if not isinstance(other, T):
+        raise TypeError(f"atan2_(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    inplace.check_inplace(self, "atan2_")
+    inplace.iter_checks(self, "atan2_", other)
     out = atan2(self.detach(), other.detach())  # the checks and the result's dtype and shape
     b = common.to_device_of(other, self._device).to(self.dtype)
     return write_inplace(self, Atan2, (b,), {}, "atan2_", (out.dtype, out.shape))
@@ -591,6 +616,14 @@ def _atan2_(self, other):
 
 def _lerp_(self, end, weight):
     T = common.tensor_cls()
+    if not isinstance(end, T):
+        got = f"({type(end).__name__}, {type(weight).__name__})"
+        raise TypeError(f"lerp_() received an invalid combination of arguments - got {got}, but expected one of:\n"
+                        " * (Tensor end, Tensor weight)\n * (Tensor end, Number weight)\n")
+    inplace.check_inplace(self, "lerp_")
+    if end.dtype is not self.dtype:  # (lerp's own dtype check comes first)
+        lerp(self.detach(), end.detach(), weight.detach() if isinstance(weight, T) else weight)
+    inplace.iter_checks(self, "lerp_", end, weight)
     out = lerp(self.detach(), end.detach(), weight.detach() if isinstance(weight, T) else weight)
     end = common.to_device_of(end, self._device)
     if isinstance(weight, T):
@@ -643,7 +676,7 @@ def _ternary_(cls, fn, op):
         t1, t2 = (common.to_device_of(t, self._device).to(self.dtype) for t in (tensor1, tensor2))
         return write_inplace(self, cls, (t1, t2), {"value": _checked_value(out.dtype, value)}, op,
                              (out.dtype, out.shape))
-    method.__name__ = op
+    method.__name__ = method.__qualname__ = op
     return method
 
 
@@ -669,19 +702,34 @@ for _a, _b in [("arcsin_", "asin_"), ("arccos_", "acos_"), ("arctan_", "atan_"),
 
 # ---- addcmul / addcdiv: input + value * t1 * t2 (or t1 / t2), as optimizers write updates --
 
+def _watch_given(ctx, given, saved):
+    """tensor1 / tensor2 as given, before their conversion to the common dtype: PyTorch keeps those
+    (where its backward reads them), so a later in-place change of one is caught."""
+    if ctx is not NULL_CTX and any(g is not None for g in given):
+        from ..autograd.function import SavedTensor
+        ctx.given = [SavedTensor(g) for g, keep in zip(given, saved) if g is not None and keep]
+
+
+def _check_given(ctx):
+    for t in ctx.__dict__.get("given", ()):
+        t.unpack(ctx)
+
+
 class Addcmul(Primitive):
     _node_name = "AddcmulBackward0"
 
     @staticmethod
-    def forward(ctx, a, t1, t2, *, value):
+    def forward(ctx, a, t1, t2, *, value, given=(None, None)):
         need = ctx.needs_input_grad
         if need:  # save only what backward reads, as PyTorch does (a second backward then needs nothing freed)
             ctx.save_for_backward(t1 if need[2] else None, t2 if need[1] else None)
+            _watch_given(ctx, given, (need[2], need[1]))
         ctx.value = value
         return a._data + value * (t1._data * t2._data)
 
     @staticmethod
     def backward(ctx, grad):
+        _check_given(ctx)
         t1, t2 = ctx.saved_tensors
         need = ctx.needs_input_grad
         return grad, grad * t2 * ctx.value if need[1] else None, grad * t1 * ctx.value if need[2] else None
@@ -691,16 +739,18 @@ class Addcdiv(Primitive):
     _node_name = "AddcdivBackward0"
 
     @staticmethod
-    def forward(ctx, a, t1, t2, *, value):
+    def forward(ctx, a, t1, t2, *, value, given=(None, None)):
         need = ctx.needs_input_grad
-        if need:  # (as Addcmul's)
-            ctx.save_for_backward(t1 if need[2] else None, t2 if need[1] or need[2] else None)
+        if need:  # (as Addcmul's; PyTorch keeps tensor2 whenever it records)
+            ctx.save_for_backward(t1 if need[2] else None, t2)
+            _watch_given(ctx, given, (need[2], True))
         ctx.value = value
         with _quiet(a):
             return a._data + value * (t1._data / t2._data)
 
     @staticmethod
     def backward(ctx, grad):
+        _check_given(ctx)
         t1, t2 = ctx.saved_tensors
         need = ctx.needs_input_grad
         return (grad, grad * ctx.value / t2 if need[1] else None,
@@ -717,29 +767,31 @@ def _ternary(cls, op, a, t1, t2, value):
     dev = common.same_device(op, a, t1, t2)
     dt = common.result_dtype(a, t1, t2)
     if cls is Addcdiv and not dt.is_floating_point:
-        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future release addcdiv "
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
                            "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can "
                            "be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
                            "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
                            "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
                            "for all dtypes.")
+    common.shapes_first(op, a, t1, t2)  # (the shapes are checked before a kernel is looked up for the dtype)
     if dt is _dtype.bool:
         raise NotImplementedError(f"\"{op}_cpu_out\" not implemented for 'Bool'")
     value = _checked_value(dt, value)
+    given = tuple(x if x.dtype is not dt else None for x in (t1, t2))
     a, t1, t2 = (common.to_device_of(x, dev).to(dt) for x in (a, t1, t2))
     try:
-        return cls.apply(a, t1, t2, value=value)
+        return cls.apply(a, t1, t2, value=value, given=given)
     except ValueError:
         common.broadcast_shapes(a.shape, t1.shape, t2.shape, op=op)
         raise
 
 
-def addcmul(a, tensor1, tensor2, *, value=1):
-    return _ternary(Addcmul, "addcmul", a, tensor1, tensor2, value)
+def addcmul(input, tensor1, tensor2, *, value=1):
+    return _ternary(Addcmul, "addcmul", input, tensor1, tensor2, value)
 
 
-def addcdiv(a, tensor1, tensor2, *, value=1):
-    return _ternary(Addcdiv, "addcdiv", a, tensor1, tensor2, value)
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    return _ternary(Addcdiv, "addcdiv", input, tensor1, tensor2, value)
 
 
 INPLACE["addcmul_"] = _ternary_(Addcmul, addcmul, "addcmul_")

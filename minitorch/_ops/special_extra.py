@@ -30,13 +30,13 @@ class Xlog1pyScalarOther(Xlog1py):
     _node_name = "SpecialXlog1PyBackward2"  # xlog1py(tensor, number)
 
 
-def xlog1py(x, y):
+def xlog1py(input, other):
     T = common.tensor_cls()
-    if not isinstance(x, T) and not isinstance(y, T):
+    if not isinstance(input, T) and not isinstance(other, T):
         raise TypeError("special_xlog1py(): expected at least one Tensor argument")
-    cls = Xlog1py if isinstance(x, T) and isinstance(y, T) else Xlog1pyScalarOther if isinstance(x, T) else \
-        Xlog1pyScalarSelf
-    return binary(cls, x, y, "special_xlog1py", floating=True)
+    cls = (Xlog1py if isinstance(input, T) and isinstance(other, T) else Xlog1pyScalarOther if isinstance(input, T)
+           else Xlog1pyScalarSelf)
+    return binary(cls, input, other, "special_xlog1py", floating=True)
 
 
 class Entr(Primitive):
@@ -56,8 +56,8 @@ class Entr(Primitive):
         return (grad * -(1 + x.log()),)
 
 
-def entr(x):
-    return unary(Entr, x, floating=True)
+def entr(input):
+    return unary(Entr, input, floating=True)
 
 
 class _MulByNumber(Mul):
@@ -66,9 +66,9 @@ class _MulByNumber(Mul):
     _node_name = "MulBackward1"
 
 
-def ndtr(x):
+def ndtr(input):
     """The standard normal CDF, composed as PyTorch composes it: (1 + erf(x / sqrt 2)) / 2."""
-    return _MulByNumber.apply(1 + erf(x * math.sqrt(0.5)), 0.5)
+    return _MulByNumber.apply(1 + erf(input * math.sqrt(0.5)), 0.5)
 
 
 class Ndtri(Primitive):
@@ -89,5 +89,5 @@ class Ndtri(Primitive):
         return (grad * math.sqrt(2 * math.pi) * (out * out / 2).exp(),)
 
 
-def ndtri(p):
-    return unary(Ndtri, p, floating=True)
+def ndtri(input):
+    return unary(Ndtri, input, floating=True)

@@ -295,11 +295,19 @@ INPLACE = {"igamma_": _igamma_, "igammac_": _igammac_, "mvlgamma_": _mvlgamma_}
 
 # ---- without a gradient (PyTorch defines none) ---------------------------------------------
 
-def _no_grad(op, fn, *args):
-    def f(input, *, out=None):  # noqa: A002
+def _no_grad(op, fn, *args, name="input"):
+    """special.<op>, its argument named as PyTorch names it: `input`, or `x` (airy_ai, ...)."""
+    def compute(input, out):  # noqa: A002
         x = _float_input(op, input)
         result = laid_out(common.tensor_cls()._make(_compute(fn, x, *args), x._device), x)
         return _with_out(f"special_{op}", result, out)
+
+    def f(input, *, out=None):  # noqa: A002
+        return compute(input, out)
+
+    def f_x(x, *, out=None):
+        return compute(x, out)
+    f = f if name == "input" else f_x
     f.__name__ = f.__qualname__ = op
     return f
 
@@ -322,31 +330,31 @@ modified_bessel_i0 = _no_grad("modified_bessel_i0", _at_infinity(_specfun.bessel
 modified_bessel_i1 = _no_grad("modified_bessel_i1", _at_infinity(_specfun.bessel_i, _nan, _nan), 1)
 modified_bessel_k0 = _no_grad("modified_bessel_k0", _specfun.bessel_k, 0)
 modified_bessel_k1 = _no_grad("modified_bessel_k1", _specfun.bessel_k, 1)
-scaled_modified_bessel_k0 = _no_grad("scaled_modified_bessel_k0", _specfun.scaled_bessel_k, 0)
-scaled_modified_bessel_k1 = _no_grad("scaled_modified_bessel_k1", _specfun.scaled_bessel_k, 1)
-spherical_bessel_j0 = _no_grad("spherical_bessel_j0", _specfun.spherical_bessel_j0)
-airy_ai = _no_grad("airy_ai", _at_infinity(_specfun.airy_ai, _nan, _nan))
+scaled_modified_bessel_k0 = _no_grad("scaled_modified_bessel_k0", _specfun.scaled_bessel_k, 0, name="x")
+scaled_modified_bessel_k1 = _no_grad("scaled_modified_bessel_k1", _specfun.scaled_bessel_k, 1, name="x")
+spherical_bessel_j0 = _no_grad("spherical_bessel_j0", _specfun.spherical_bessel_j0, name="x")
+airy_ai = _no_grad("airy_ai", _at_infinity(_specfun.airy_ai, _nan, _nan), name="x")
 
 
 def _polynomial(op, fn, *args):
-    def f(input, n, *, out=None):  # noqa: A002
+    def f(x, n, *, out=None):
         T = common.tensor_cls()
-        if not isinstance(input, T) and not isinstance(n, T):
+        if not isinstance(x, T) and not isinstance(n, T):
             raise TypeError(f"special_{op}(): expected at least one Tensor argument")
-        dt = common.result_dtype(input, n)
+        dt = common.result_dtype(x, n)
         if not dt.is_floating_point:
             dt = _dtype.get_default_dtype()
         if dt.itemsize < 4:
             raise NotImplementedError(f"\"{op}_cpu\" not implemented for '{dt._short}'")
-        ref = input if isinstance(input, T) else n
+        ref = x if isinstance(x, T) else n
         xp = ref._device.xp
-        x = input.to(dt)._data if isinstance(input, T) else xp.asarray(float(input), dtype=dt.np)
+        xa = x.to(dt)._data if isinstance(x, T) else xp.asarray(float(x), dtype=dt.np)
         k = n.to(dt)._data if isinstance(n, T) else xp.asarray(float(n), dtype=dt.np)
         with _fp_quiet():
-            shape = common.broadcast_shapes(x.shape, k.shape, op=op)
-            values = fn(xp, xp.broadcast_to(x, shape), k, *args).astype(dt.np)
+            shape = common.broadcast_shapes(xa.shape, k.shape, op=op)
+            values = fn(xp, xp.broadcast_to(xa, shape), k, *args).astype(dt.np)
         values = values if values.flags.c_contiguous else values.copy()
-        return _with_out(f"special_{op}", laid_out(T._make(values, ref._device), input, n), out)
+        return _with_out(f"special_{op}", laid_out(T._make(values, ref._device), x, n), out)
     f.__name__ = f.__qualname__ = op
     return f
 

@@ -6,7 +6,7 @@ import warnings
 from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .. import _dtype
 from . import common
-from ._prim import MultiOutputPrimitive, Primitive
+from ._prim import MultiOutputPrimitive, Primitive, check_saved_outputs
 from .pointwise import _check_sub, where
 from .reduce import _wide
 
@@ -18,6 +18,19 @@ def _kept(grad, shape, dims, keepdim):
     return grad.reshape(tuple(1 if i in dims else n for i, n in enumerate(shape)))
 
 
+def _welford_inf(xp, x, dims, mean):
+    """The mean as PyTorch's one-pass (Welford) update leaves it when the data holds an infinity:
+    mean += (x - mean) / n turns the mean infinite there, and nan at any element after it."""
+    inf = xp.isinf(x)
+    if not inf.any():
+        return mean
+    last = len(dims)
+    rows = xp.moveaxis(inf, dims, tuple(range(-last, 0))).reshape(mean.shape[:0] + tuple(
+        n for i, n in enumerate(x.shape) if i not in dims) + (-1,))
+    after = rows.any(-1) & (xp.argmax(rows, -1) < rows.shape[-1] - 1)
+    return xp.where(after.reshape(mean.shape), xp.nan, mean)
+
+
 class VarMean(MultiOutputPrimitive):
     """(var, mean) in one pass over the data; each output's gradient adds up in backward."""
     _node_name = "VarMeanBackward0"
@@ -26,38 +39,43 @@ class VarMean(MultiOutputPrimitive):
     @classmethod
     def forward(cls, ctx, a, *, dims, correction, keepdim):
         ctx.save_for_backward(a)
+        ctx._materialize_grads = False  # (an output that gets no gradient takes no part, as in PyTorch)
         ctx.dims, ctx.keepdim, ctx.shape = dims, keepdim, a.shape
         xp, x = a._device.xp, _wide(a._data)  # (half precision: reduced in float32, as PyTorch)
         n = 1
         for d in dims:
             n *= x.shape[d]
         dof = max(n - correction, 0)
-        ctx.n, ctx.dof = n, dof
+        ctx.n, ctx.dof, ctx.raw_dof = n, dof, n - correction  # (PyTorch's backward divides by the raw one)
         with warnings.catch_warnings():  # too few degrees of freedom give inf / nan, silently
             warnings.simplefilter("ignore", RuntimeWarning)
             mean = x.mean(axis=dims, keepdims=True)
             var = ((x - mean) ** 2).sum(axis=dims, keepdims=keepdim) / x.dtype.type(dof)
             spread = xp.sqrt(var) if cls.root else var
+            mean = _welford_inf(xp, x, dims, mean)
         dt = a._data.dtype
         return spread.astype(dt, copy=False), (mean if keepdim else mean.squeeze(dims)).astype(dt)
 
     @classmethod
     def backward(cls, ctx, g_spread, g_mean):
         (a,) = ctx.saved_tensors
+        check_saved_outputs(ctx)
         centered = a - a.mean(ctx.dims, keepdim=True)
-        g = _kept(g_mean, ctx.shape, ctx.dims, ctx.keepdim) / ctx.n
-        if not bool((g_spread != 0).any()):  # only the mean is used: PyTorch skips the spread's term
-            return (g.expand(ctx.shape).contiguous(),)  # (0 * nan would be nan, with dof <= 0 or nan data)
-        d_var = 2 * centered / ctx.dof
+        g = None if g_mean is None else _kept(g_mean, ctx.shape, ctx.dims, ctx.keepdim) / ctx.n
+        if g_spread is None:  # only the mean is used: PyTorch skips the spread's term (a zero gradient
+            return (g.expand(ctx.shape).contiguous(),)  # for it is used: 0 * nan is nan, dof <= 0 or nan data)
+        d_var = 2 * centered / ctx.raw_dof
         if cls.root:  # d std = d var / (2 std), and 0 where std is 0 (constant data), as PyTorch
             std = ((centered * centered).sum(ctx.dims, keepdim=True) / ctx.dof).sqrt()
             d_var = where(std == 0, 0.0, d_var / (2 * where(std == 0, 1.0, std)))
-        return (g + _kept(g_spread, ctx.shape, ctx.dims, ctx.keepdim) * d_var,)
+        spread = _kept(g_spread, ctx.shape, ctx.dims, ctx.keepdim) * d_var
+        return (spread if g is None else g + spread,)
 
 
 class StdMean(VarMean):
     _node_name = "StdMeanBackward0"
     root = True
+    saved_outputs = (0,)  # (PyTorch's backward reads the std it computed)
 
 
 def _moments(cls, op, a, dim, unbiased, keepdim, correction):
@@ -80,22 +98,22 @@ def _moments(cls, op, a, dim, unbiased, keepdim, correction):
     return tuple(cls.apply(a, dims=dims, correction=correction, keepdim=keepdim))
 
 
-def std_mean(a, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return _moments(StdMean, "std_mean", a, dim, unbiased, keepdim, correction)
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _moments(StdMean, "std_mean", input, dim, unbiased, keepdim, correction)
 
 
-def var_mean(a, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return _moments(VarMean, "var_mean", a, dim, unbiased, keepdim, correction)
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _moments(VarMean, "var_mean", input, dim, unbiased, keepdim, correction)
 
 
-def count_nonzero(a, dim=None):
+def count_nonzero(input, dim=None):
     from .._tensor import Tensor
     if isinstance(dim, (list, tuple)) and not dim:  # (as sum: no dims are all of them)
         dim = None
-    dims = common.wrap_dims(dim, a.ndim, "count_nonzero")
-    xp = a._device.xp
-    return Tensor._make(xp.asarray(xp.count_nonzero(a._data, axis=dims if dim is not None else None))
-                        .astype(xp.int64), a._device)
+    dims = common.wrap_dims(dim, input.ndim, "count_nonzero")
+    xp = input._device.xp
+    return Tensor._make(xp.asarray(xp.count_nonzero(input._data, axis=dims if dim is not None else None))
+                        .astype(xp.int64), input._device)
 
 
 # ---- distances: p-norms of differences ------------------------------------------------
@@ -145,6 +163,11 @@ class Dist(Primitive):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
+        if ctx.p == 0:  # PyTorch's norm gradient for p=0 is undefined (no gradient); negating it fails
+            if ctx.needs_input_grad[1]:
+                raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
+                                   "argument #0 'self'")
+            return None, None
         d = a - b
         g = grad * _pnorm_grad(d.reshape(-1), ctx.saved_output, ctx.p, 0).reshape(d.shape)
         return g, -g  # the engine sums each back to its input's shape
@@ -180,12 +203,12 @@ def _float_pair(op, a, b):
 
 
 @_amp.float32_gpu
-def dist(a, b, p=2):
+def dist(input, other, p=2):
     if isinstance(p, str) or not isinstance(p, (int, float)) and not hasattr(p, "__float__"):
         raise TypeError(f"dist(): argument 'p' (position 3) must be Number, not {type(p).__name__}")
-    a, b = _float_pair("dist", a, b)
-    common.broadcast_shapes(a.shape, b.shape, op="dist")
-    return Dist.apply(a, b, p=float(p))
+    input, other = _float_pair("dist", input, other)
+    common.broadcast_shapes(input.shape, other.shape, op="dist")
+    return Dist.apply(input, other, p=float(p))
 
 
 @_amp.float32
@@ -202,7 +225,7 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
     common.same_device("cdist", x1, x2)
     mm_path = p == 2 and (compute_mode == "use_mm_for_euclid_dist" or compute_mode in (
         None, "use_mm_for_euclid_dist_if_necessary") and (x1.shape[-2] > 25 or x2.shape[-2] > 25))
-    if x1.dtype is _dtype.float16 and not mm_path and x1.shape[-2] and x2.shape[-2]:
+    if x1.dtype is _dtype.float16 and not mm_path and x1.numel() and x2.numel():
         raise NotImplementedError("\"cdist\" not implemented for 'Half' (only its matrix-product path, p=2 with more "
                                   "than 25 rows, runs in half: convert with .float())")
     if x1.dtype is not x2.dtype and not (x1.numel() and x2.numel()):  # nothing to compute: PyTorch checks no

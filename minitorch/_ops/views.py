@@ -7,10 +7,10 @@ record (and so its version counter) and remembers its base in `_base`.
 from __future__ import annotations
 
 import math
+import operator
 
 from .. import parts as _parts
 from .._errors import hinted
-from .._size import Size
 from ..autograd.grad_mode import STATE
 from . import common
 from . import _prim
@@ -33,7 +33,7 @@ class ViewPrimitive(Primitive):
                 # gradient goes nowhere: it has no history, and in-place ops on it are refused), when
                 # the memory's owner (the base) does: a view of a leaf that is itself a view may not
                 out._requires_grad = out._base._requires_grad
-        elif a._multi_view is not None and out.grad_fn is not None:
+        elif a._multi_view is not None and (out.grad_fn is not None or a._multi_view is False):
             out._multi_view = a._multi_view
         return out
 
@@ -54,6 +54,8 @@ class MultiViewPrimitive(MultiOutputPrimitive):
                 o._requires_grad = a._requires_grad and not STATE.enabled and base._requires_grad or o._requires_grad
             elif o.grad_fn is not None:
                 o._multi_view = o
+            else:  # (not in the graph: False, for the error an in-place op on it gets once its base requires grad)
+                o._multi_view = False
         return outs
 
 
@@ -87,11 +89,14 @@ def infer_shape(shape, numel, op="view"):
     neg = [i for i, s in enumerate(shape) if s == -1]
     if len(neg) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    for s in shape:
+    for i, s in enumerate(shape):
         if s < -1:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {_fmt(shape)}")
     if neg:
         rest = math.prod(s for s in shape if s != -1)
+        if rest == 0 and numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {_fmt(shape)} because the unspecified "
+                               "dimension size -1 can be any value and is ambiguous")
         if rest == 0 or numel % rest:
             raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
         shape[neg[0]] = numel // rest
@@ -386,10 +391,9 @@ def _root_array(t):
 
 # ---- public functions -----------------------------------------------------------------
 
-def _shape_args(shape):
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list, Size)):
-        return tuple(shape[0])
-    return tuple(shape)
+def _shape_args(shape, op="view", name="size"):
+    from .._factories import int_list
+    return int_list(shape, op, name)
 
 
 def _needs_args(args, op, name, a):
@@ -398,8 +402,11 @@ def _needs_args(args, op, name, a):
         raise TypeError(f"{op}() missing 1 required positional arguments: \"{name}\"")
 
 
-def view(a, *shape, dtype=None):
+def view(a, *shape, dtype=None, **kw):
     from .. import _dtype
+    if kw:  # view(size=(2, 3)), as PyTorch names it
+        from .._factories import sizes_by_keyword
+        shape = sizes_by_keyword(shape, kw, "view")
     if dtype is not None or len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
         return _view_dtype(a, _dtype.as_dtype(dtype or shape[0], "view"))
     if not shape and a.ndim:
@@ -435,81 +442,100 @@ def _view_dtype(a, dt):
     return Tensor._make(a._data.view(dt.np), a._device, a._storage)
 
 
-def reshape(a, *shape):
-    _needs_args(shape, "reshape", "shape", a)
-    shape = infer_shape(_shape_args(shape), a.numel(), "reshape")
-    if a._data.flags.c_contiguous:
-        return View.apply(a, shape=shape)
-    if view_strides(a.shape, a.stride(), shape) is not None:
-        return ReshapeAlias.apply(a, shape=shape)
-    return UnsafeView.apply(a.contiguous(), shape=shape)
+def reshape(input, *shape, **kw):
+    if kw:  # reshape(shape=(2, 3)), as PyTorch names it
+        from .._factories import sizes_by_keyword
+        shape = sizes_by_keyword(shape, kw, "reshape", "shape")
+    _needs_args(shape, "reshape", "shape", input)
+    shape = infer_shape(_shape_args(shape, "reshape", "shape"), input.numel(), "reshape")
+    if input._data.flags.c_contiguous:
+        return View.apply(input, shape=shape)
+    if view_strides(input.shape, input.stride(), shape) is not None:
+        return ReshapeAlias.apply(input, shape=shape)
+    return UnsafeView.apply(input.contiguous(), shape=shape)
 
 
-def flatten(a, start_dim=0, end_dim=-1):
-    if a.ndim == 0:
+def flatten(input, start_dim=0, end_dim=-1):
+    if input.ndim == 0:
         common.wrap_dim(start_dim, 0, "flatten"), common.wrap_dim(end_dim, 0, "flatten")  # only 0 and -1 name a dim
-        return reshape(a, 1)
-    s = common.wrap_dim(start_dim, a.ndim, "flatten")
-    e = common.wrap_dim(end_dim, a.ndim, "flatten")
+        return reshape(input, 1)
+    s = common.wrap_dim(start_dim, input.ndim, "flatten")
+    e = common.wrap_dim(end_dim, input.ndim, "flatten")
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
-        return a
-    shape = a.shape[:s] + (math.prod(a.shape[s:e + 1]),) + a.shape[e + 1:]
-    return reshape(a, shape)
+        return input
+    shape = input.shape[:s] + (math.prod(input.shape[s:e + 1]),) + input.shape[e + 1:]
+    return reshape(input, shape)
 
 
-def unflatten(a, dim, sizes):
-    d = common.wrap_dim(dim, a.ndim, "unflatten")
-    if a.ndim == 0:  # (PyTorch wraps the size(dim) error of a 0-d tensor in this message)
+def unflatten(input, dim, sizes):
+    d = common.wrap_dim(dim, input.ndim, "unflatten")
+    if input.ndim == 0:  # (PyTorch wraps the size(dim) error of a 0-d tensor in this message)
         raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but tensor has no dimensions")
-    sizes = infer_shape(sizes, a.shape[d], "unflatten")
-    return view(a, a.shape[:d] + tuple(sizes) + a.shape[d + 1:])  # splitting one dim is always a view
+    if not len(sizes):
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    try:
+        sizes = infer_shape(sizes, input.shape[d], "unflatten")
+    except RuntimeError as e:  # (PyTorch rewords a size mismatch, and wraps any other error)
+        if "is invalid for input of size" in str(e):
+            raise RuntimeError(f"unflatten: Provided sizes {_fmt(sizes)} don't multiply up to the size of dim {d} "
+                               f"({input.shape[d]}) in the input tensor") from None
+        raise RuntimeError(f"unflatten got an unexpected error:\n{e}") from None
+    return view(input, input.shape[:d] + tuple(sizes) + input.shape[d + 1:])  # splitting one dim is always a view
 
 
-def permute(a, *dims):
-    _needs_args(dims, "permute", "dims", a)
-    dims = _shape_args(dims)
-    if len(dims) != a.ndim:
+def permute(input, *dims, **kw):
+    if kw:  # permute(dims=(1, 0)), as PyTorch names it
+        from .._factories import sizes_by_keyword
+        dims = sizes_by_keyword(dims, kw, "permute", "dims")
+    _needs_args(dims, "permute", "dims", input)
+    dims = _shape_args(dims, "permute", "dims")
+    if len(dims) != input.ndim:
         raise hinted(RuntimeError,  # (PyTorch's wording, its odd "sparse_coo" included)
                      "permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
-                     f"the desired ordering of dimensions i.e. input.dim() = {a.ndim} is not equal to len(dims) = "
-                     f"{len(dims)}", f"the tensor has shape {_fmt(a.shape)}; {len(dims)} dims were given: {_fmt(dims)}")
-    dims = tuple(common.wrap_dim(d, a.ndim, "permute") for d in dims)
+                     f"the desired ordering of dimensions i.e. input.dim() = {input.ndim} is not equal to len(dims) = "
+                     f"{len(dims)}",
+                     f"the tensor has shape {_fmt(input.shape)}; {len(dims)} dims were given: {_fmt(dims)}")
+    dims = tuple(common.wrap_dim(d, input.ndim, "permute") for d in dims)
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return Permute.apply(a, dims=dims)
+    return Permute.apply(input, dims=dims)
 
 
-def transpose(a, dim0, dim1):
-    n = a.ndim
+def transpose(input, dim0, dim1):
+    n = input.ndim
     if n == 0:
         common.wrap_dim(dim0, 0, "transpose")
         common.wrap_dim(dim1, 0, "transpose")
-        return Transpose.apply(a, dims=())  # still a TransposeBackward0, as PyTorch records it
+        return Transpose.apply(input, dims=())  # still a TransposeBackward0, as PyTorch records it
     d0, d1 = common.wrap_dim(dim0, n, "transpose"), common.wrap_dim(dim1, n, "transpose")
     dims = list(range(n))
     dims[d0], dims[d1] = dims[d1], dims[d0]
-    return Transpose.apply(a, dims=tuple(dims))
+    return Transpose.apply(input, dims=tuple(dims))
 
 
-def t(a):
-    if a.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
-    return MatrixT.apply(a, dims=(1, 0) if a.ndim == 2 else tuple(range(a.ndim)))  # TBackward0 at every ndim
+def t(input):
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    # (TBackward0 at every ndim)
+    return MatrixT.apply(input, dims=(1, 0) if input.ndim == 2 else tuple(range(input.ndim)))
 
 
-def expand(a, *shape):
+def expand(a, *shape, implicit=False, **kw):
+    if kw:  # expand(size=(2, 3)), as PyTorch names it (`implicit` only marks a broadcast for its tracer)
+        from .._factories import sizes_by_keyword
+        shape = sizes_by_keyword(shape, kw, "expand")
     if not shape:
         _needs_args(shape, "expand", "size", a)
-    shape = list(_shape_args(shape))
+    shape = list(_shape_args(shape, "expand"))
     if len(shape) < a.ndim:
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{{_fmt(a.shape)}}}, size={_fmt(shape)}): the number of sizes provided "
+            f"expand({a._type_name()}{{{_fmt(a.shape)}}}, size={_fmt(shape)}): the number of sizes provided "
             f"({len(shape)}) must be greater or equal to the number of dimensions in the tensor ({a.ndim})")
     lead = len(shape) - a.ndim
-    for i, n in enumerate(a.shape):
-        want = shape[lead + i]
+    for i in reversed(range(a.ndim)):  # (PyTorch checks from the last dim: its error names the rightmost)
+        n, want = a.shape[i], shape[lead + i]
         if want == -1:
             shape[lead + i] = n
         elif n != 1 and want != n:
@@ -523,54 +549,83 @@ def expand_as(a, other):
     return expand(a, other.shape)
 
 
-def squeeze(a, dim=None, *, axis=None):
+def squeeze(input, dim=None, *, axis=None):
     dim = dim if axis is None else axis
     if dim is None:
-        dims = tuple(i for i, n in enumerate(a.shape) if n == 1)
+        dims = tuple(i for i, n in enumerate(input.shape) if n == 1)
     else:
-        dims = tuple(d for d in common.wrap_dims(dim, a.ndim, "squeeze") if a.shape[d] == 1)
+        dims = tuple(d for d in common.wrap_dims(dim, input.ndim, "squeeze") if input.shape[d] == 1)
     cls = Squeeze if dim is None else SqueezeDims if isinstance(dim, (tuple, list)) else SqueezeDim
-    return cls.apply(a, dims=dims)
+    return cls.apply(input, dims=dims)
 
 
-def unsqueeze(a, dim=None, *, axis=None):
+def unsqueeze(input, dim=None, *, axis=None):
     dim = dim if axis is None else axis
     if dim is None:
         raise TypeError("unsqueeze() missing 1 required positional arguments: \"dim\"")
-    d = common.wrap_dim(dim, a.ndim + 1, "unsqueeze")
-    return Unsqueeze.apply(a, dim=d)
+    d = common.wrap_dim(dim, input.ndim + 1, "unsqueeze")
+    return Unsqueeze.apply(input, dim=d)
 
 
-def narrow(a, dim, start, length):
-    if a.ndim == 0:
+def narrow(input, dim, start, length):
+    if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
+    return input[_narrowed(input, dim, start, length)]
+
+
+def _narrowed(a, dim, start, length):
+    """The key of narrow's rows, after PyTorch's checks."""
     d = common.wrap_dim(dim, a.ndim, "narrow")
-    n = a.shape[d]
+    n, start, length = a.shape[d], operator.index(start), operator.index(length)
     if not -n <= start <= n:
         raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but got {start})")
     if start < 0:
         start += n
-    if start + length > n:
+    if length < 0 or start + length > n:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
-    key = (slice(None),) * d + (slice(start, start + length),)
-    return a[key]
+    return (slice(None),) * d + (slice(start, start + length),)
 
 
-def as_strided(a, size, stride, storage_offset=None):
+class NarrowCopy(Primitive):
+    _node_name = "NarrowCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, key):
+        ctx.shape, ctx.key = a.shape, key
+        return a._device.xp.ascontiguousarray(a._data[key])
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .index import IndexPutInto
+        return (IndexPutInto.apply(grad, key=ctx.key, shape=ctx.shape, accumulate=False),)
+
+
+def narrow_copy(input, dim, start, length, *, out=None):
+    """narrow's rows as a new (contiguous) tensor rather than a view."""
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    result = NarrowCopy.apply(input, key=_narrowed(input, dim, start, length))
+    if out is None:
+        return result
+    from .out import write_out
+    return write_out("narrow_copy", result, out)
+
+
+def as_strided(input, size, stride, storage_offset=None):
     """A view of a's storage with the given geometry; without storage_offset it starts where a does."""
-    offset = a.storage_offset() if storage_offset is None else storage_offset
-    return AsStrided.apply(a, size=tuple(size), stride=tuple(stride), offset=offset)
+    offset = input.storage_offset() if storage_offset is None else storage_offset
+    return AsStrided.apply(input, size=tuple(size), stride=tuple(stride), offset=offset)
 
 
-def movedim(a, source, destination):
-    src = [common.wrap_dim(s, a.ndim) for s in ((source,) if isinstance(source, int) else source)]
-    dst = [common.wrap_dim(s, a.ndim) for s in ((destination,) if isinstance(destination, int) else destination)]
-    if a.ndim == 0:  # (dims -1 and 0 name the 0-d tensor's one "dim": nothing moves, an alias)
+def movedim(input, source, destination):
+    src = [common.wrap_dim(s, input.ndim) for s in ((source,) if isinstance(source, int) else source)]
+    dst = [common.wrap_dim(s, input.ndim) for s in ((destination,) if isinstance(destination, int) else destination)]
+    if input.ndim == 0:  # (dims -1 and 0 name the 0-d tensor's one "dim": nothing moves, an alias)
         from .index import Alias
-        return Alias.apply(a, key=())
-    order = [d for d in range(a.ndim) if d not in src]
+        return Alias.apply(input, key=())
+    order = [d for d in range(input.ndim) if d not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return permute(a, tuple(order))
+    return permute(input, tuple(order))

@@ -15,7 +15,7 @@ from .. import _dtype
 
 # per device type: [enabled, dtype]. ACTIVE is True while any is enabled, so that an op outside
 # autocast (nearly every call) pays one test.
-_STATE = {"cpu": [False, None], "cuda": [False, _dtype.float16]}
+_STATE = {"cpu": [False, _dtype.bfloat16], "cuda": [False, _dtype.float16]}
 ACTIVE = False
 
 def is_autocast_available(device_type):
@@ -29,14 +29,11 @@ def is_autocast_enabled(device_type=None):
 def get_autocast_dtype(device_type):
     if device_type not in _STATE:
         raise RuntimeError(f"unsupported autocast device_type '{device_type}'")
-    dt = _STATE[device_type][1]
-    if dt is None:
-        raise NotImplementedError(_NO_BFLOAT16)
-    return dt
+    return _STATE[device_type][1]
 
 
-_NO_BFLOAT16 = ("autocast on the CPU defaults to bfloat16, which minitorch does not have (NumPy has no bfloat16 "
-                "type): pass dtype=minitorch.float16, or enabled=False")
+_NO_BFLOAT16 = ("autocast in bfloat16 (the CPU's default) needs bfloat16 tensors, which minitorch does not have (NumPy "
+                "has no bfloat16 type): pass dtype=minitorch.float16, or enabled=False")
 
 
 class autocast:
@@ -53,7 +50,7 @@ class autocast:
         if enabled and device_type == "cuda" and not cuda.is_available():
             warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.", stacklevel=2)
             enabled = False
-        elif enabled and self.fast_dtype is None:
+        elif enabled and self.fast_dtype is _dtype.bfloat16:
             raise NotImplementedError(_NO_BFLOAT16)
         elif enabled and self.fast_dtype is not _dtype.float16:
             warnings.warn(f"In {device_type.upper()} autocast, but the target dtype is not supported. Disabling "

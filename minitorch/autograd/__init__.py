@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from .function import Function, Node, once_differentiable
 from .._errors import hinted
-from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
-                        set_grad_enabled)
+from .grad_mode import (enable_grad, enforce_grad_layout_policy, inference_mode, is_grad_enabled,
+                        is_inference_mode_enabled, no_grad, set_grad_enabled)
 from .gradcheck import gradcheck, gradgradcheck
-from . import functional, graph  # noqa: F401
+from . import forward_ad, functional, graph  # noqa: F401
 from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
 from .variable import Variable  # noqa: E402,F401
 
@@ -48,7 +48,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     tensors = _as_list(tensors)
     grads = _as_list(grad_tensors) or [None] * len(tensors)
     for t in tensors:
-        if not t.requires_grad:
+        # (a view taken under no_grad says it requires grad, as its base does, but leads nowhere, as in PyTorch)
+        if not t.requires_grad or t._no_grad_view and t.grad_fn is None:
             raise hinted(RuntimeError, "element 0 of tensors does not require grad and does not have a grad_fn",
                          "nothing computed it from a tensor with requires_grad=True: create the input with "
                          "requires_grad=True, and don't compute under no_grad() or on .detach()")
@@ -76,7 +77,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     inputs_l = _as_list(inputs)
     grads = _make_grads(outputs, _as_list(grad_outputs) or [None] * len(outputs))
     for t in outputs:
-        if not t.requires_grad:
+        if not t.requires_grad or t._no_grad_view and t.grad_fn is None:
             raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
     res = run_backward(outputs, grads, retain_graph, create_graph, inputs=inputs_l,
                        allow_unused=bool(allow_unused) or materialize_grads)
@@ -87,5 +88,5 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 __all__ = ["Function", "Node", "backward", "grad", "gradcheck", "gradgradcheck", "no_grad", "enable_grad",
-           "set_grad_enabled", "is_grad_enabled", "inference_mode", "once_differentiable", "detect_anomaly",
+           "set_grad_enabled", "is_grad_enabled", "inference_mode", "enforce_grad_layout_policy", "once_differentiable", "detect_anomaly",
            "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]

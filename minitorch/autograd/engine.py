@@ -50,6 +50,7 @@ def _validate(grad, meta, node, i):
     """Check a gradient that `node`'s backward returned for its input `i` against `meta`, what
     the input's producer recorded about it (shape, dtype, device); sum a broadcast one back."""
     shape, dtype, device = meta
+    _differentiable(dtype)
     if grad._device is not device and grad._device != device:
         raise RuntimeError(
             f"Function {node.name()} returned an invalid gradient at index {i} - expected device "
@@ -61,6 +62,14 @@ def _validate(grad, meta, node, i):
     if arr.dtype is not dtype.np and arr.dtype != dtype.np:
         grad = grad.to(dtype)
     return grad
+
+
+def _differentiable(dtype):
+    """A gradient only flows into a floating-point tensor; an integer one that requires grad (the
+    result of an in-place comparison) stops it with PyTorch's engine assertion."""
+    if not dtype.is_floating_point:
+        raise RuntimeError('isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at '
+                           '"/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp":998, please report a bug to PyTorch. ')
 
 
 def _sum_to_array(arr, shape, node, i):
@@ -83,6 +92,7 @@ def _validate_array(arr, meta, node, i):
     """_validate for an array that an array-level backward returned (its device is its
     inputs' by construction: the formula computed it from them)."""
     shape, dtype, _ = meta
+    _differentiable(dtype)
     if arr.shape != shape:
         arr = _sum_to_array(arr, shape, node, i)
     if arr.dtype is not dtype.np and arr.dtype != dtype.np:
@@ -132,7 +142,7 @@ def _grad_layout(leaf, arr):
         strides = _strides_from(range(len(shape) - 1, -1, -1), shape, False)
     have = elem_strides(arr)
     fits = all(n == 1 and h != 0 or h == w for n, h, w in zip(shape, have, strides))
-    return fits, strides
+    return fits or not STATE.grad_layout, strides  # (enforce_grad_layout_policy(False): any layout fits)
 
 
 def _accumulate_array(node, arr, given):
@@ -222,6 +232,9 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     for k, (t, (node, _)) in enumerate(zip(tensors, roots)):
         if node is None and not t._no_grad_view:  # a no_grad view: nothing to do, as in PyTorch
             raise RuntimeError(f"element {k} of tensors does not require grad and does not have a grad_fn")
+    for t, (node, _) in zip(tensors, roots):  # (a root's gradient is checked as any other: in its dtype)
+        if node is not None:
+            _differentiable(t.dtype)
     if retain_graph is None:
         retain_graph = create_graph
 
@@ -302,7 +315,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             if not runs:
                 _release_deps(node, deps, ready)
                 continue
-            if node._materialize_grads and len(grads) < node._num_outputs:
+            if len(grads) < node._num_outputs:  # (None, or zeros when materialized, for the rest)
                 grads = grads + [None] * (node._num_outputs - len(grads))
             if any(g is None for g in grads):
                 grads = _materialize(node, grads, arrays and not wrapped)

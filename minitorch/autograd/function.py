@@ -17,10 +17,14 @@ Two kinds of Functions share this machinery:
 """
 from __future__ import annotations
 
+import functools
+import inspect
+import re
 import weakref
 
 from .. import parts as _parts
-from . import anomaly_mode
+from .._errors import hinted
+from . import anomaly_mode, forward_ad
 from .anomaly_mode import ANOMALY
 from .grad_mode import STATE, no_grad
 
@@ -50,6 +54,7 @@ class Node:
     _non_differentiable = ()
     _dirty = ()
     _arg_is_tensor = None  # a custom Function's: which forward arguments were tensors
+    _unpack_order = None  # under saved_tensors_hooks: the order the saved tensors are packed and unpacked
 
     # -- the graph ----------------------------------------------------------------------
     @property
@@ -68,6 +73,9 @@ class Node:
     # -- the ctx API --------------------------------------------------------------------
     def save_for_backward(self, *tensors):
         """Keep tensors for backward; their version is recorded now and checked then."""
+        if SAVED_TENSORS_HOOKS and self._fn is not None and self._fn.pack_order is not None \
+                and len(self._fn.pack_order) == len(tensors):
+            return self._save_in_order(tensors, self._fn.pack_order)
         try:
             self._saved = tuple(None if t is None else SavedTensor(t) for t in tensors)
         except AttributeError:  # not a tensor: checked only on failure, to keep saving cheap
@@ -76,10 +84,23 @@ class Node:
                             f"{type(tensors[k]).__name__} (keep other values as ctx attributes, e.g. "
                             "ctx.k = k)") from None
 
+    def _save_in_order(self, tensors, order):
+        # PyTorch keeps an op's saved inputs in the alphabetical order of their argument names
+        # (`other` before `self`): its pack hook sees them, and its unpack hook gives them back, so
+        saved = [None] * len(tensors)
+        for i in order:
+            saved[i] = None if tensors[i] is None else SavedTensor(tensors[i])
+        self._saved, self._unpack_order = tuple(saved), order
+
     @property
     def saved_tensors(self):
         if self._saved is None:  # (freed; a node that saved nothing may run again, as in PyTorch)
             raise freed_error()
+        if self._unpack_order is not None:
+            got = [None] * len(self._saved)
+            for i in self._unpack_order:
+                got[i] = None if self._saved[i] is None else self._saved[i].unpack(self)
+            return tuple(got)
         return tuple(None if s is None else s.unpack(self) for s in self._saved)
 
     @property
@@ -88,6 +109,10 @@ class Node:
         if self._freed:
             raise freed_error()
         return self._saved_output.unpack(self)
+
+    def save_for_forward(self, *tensors):
+        """Keep tensors for a custom Function's jvp (forward-mode AD), where ctx.saved_tensors gives them."""
+        self._saved_forward = tensors
 
     def set_materialize_grads(self, value: bool):
         self._materialize_grads = bool(value)
@@ -123,8 +148,10 @@ class Node:
             self._pre_hooks = {}
         self._pre_hooks.setdefault(output_nr, []).append(hook)
 
+    _repr_prefix = ""  # a Python-level Function's node names its module, as PyTorch's do
+
     def __repr__(self):
-        return f"<{type(self).__name__} object at {hex(id(self))}>"
+        return f"<{self._repr_prefix}{type(self).__name__} object at {hex(id(self))}>"
 
     # -- run by the engine -------------------------------------------------------------
     def _release(self):
@@ -166,7 +193,7 @@ class AccumulateGrad(Node):
         self._held = None
         self._post_accumulate = None  # hooks(leaf) run after .grad is updated
         self._next = self._next_nr = self.needs_input_grad = ()
-        self._output_meta = ((leaf._data.shape, leaf.dtype, leaf._device),)
+        self._output_meta = ((leaf._data.shape, leaf.__dict__.get("_grad_dtype") or leaf.dtype, leaf._device),)
 
     @property
     def variable(self):
@@ -230,7 +257,7 @@ def refresh_view(t):
             "forbidden. You can clarify your code by moving both the view and the inplace either both inside "
             "the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the "
             "inplace to be tracked). (take the view again after the in-place op, or .clone() it)")
-    if t._multi_view is not None:
+    if t._multi_view is not None and t._multi_view is not False:
         name = t._grad_fn.name().rstrip("0123456789").removesuffix("Backward")
         raise RuntimeError(
             f"Output {t._output_nr} of {name} is a view and its base or another view of its base has been "
@@ -290,10 +317,11 @@ class SavedTensor:
     """A tensor kept for backward, with the version it had when saved. Under saved_tensors_hooks,
     what is kept is pack_hook(tensor), and unpack_hook gives the tensor back when backward runs."""
 
-    __slots__ = ("tensor", "version", "unpack_hook")
+    __slots__ = ("tensor", "version", "unpack_hook", "had_history")
 
     def __init__(self, t):
         self.version = t._storage.version
+        self.had_history = t._grad_fn is not None
         if SAVED_TENSORS_HOOKS:
             pack, self.unpack_hook = SAVED_TENSORS_HOOKS[-1]
             self.tensor = pack(t)
@@ -310,7 +338,10 @@ class SavedTensor:
         t = self.tensor
         if (t._storage.version != self.version if _parts.version_check is None  # (a part: minitorch/parts.py)
                 else _parts.version_check(self.version, t._storage.version)):
-            raise RuntimeError(_modified_message(t, self.version, node))
+            raise _modified_error(t, self.version, node)
+        if self.had_history and t._grad_fn is None:  # (its history is gone: backward could not reach past it)
+            raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+                               "This is not supported, please use out-of-place `.detach()` instead")
         return t._data if UNPACK.arrays else t
 
 
@@ -318,18 +349,25 @@ class SavedOutput:
     """An output kept for backward without a reference cycle: it is rebuilt on unpack as a
     tensor whose grad_fn is the node itself, so a recorded backward still differentiates it."""
 
-    __slots__ = ("data", "storage", "version", "output_nr", "device", "base")
+    __slots__ = ("data", "storage", "version", "output_nr", "device", "base", "packed", "unpack_hook")
 
     def __init__(self, t):
         self.data, self.storage, self.version = t._data, t._storage, t._storage.version
         self.output_nr, self.device, self.base = t._output_nr, t._device, t._base
+        self.unpack_hook = None
+        if SAVED_TENSORS_HOOKS:  # (an output is packed as PyTorch packs its saved `result`)
+            pack, self.unpack_hook = SAVED_TENSORS_HOOKS[-1]
+            self.packed = pack(t)
 
     def unpack(self, node):
         from .._tensor import Tensor
+        if self.unpack_hook is not None:
+            t = self.unpack_hook(self.packed)
+            return t._data if UNPACK.arrays else t
         if (self.storage.version != self.version if _parts.version_check is None  # (a part: minitorch/parts.py)
                 else _parts.version_check(self.version, self.storage.version)):
             t = Tensor._make(self.data, self.device, self.storage, self.base)
-            raise RuntimeError(_modified_message(t, self.version, node, self.output_nr))
+            raise _modified_error(t, self.version, node, self.output_nr)
         if UNPACK.arrays:
             return self.data
         t = Tensor._make(self.data, self.device, self.storage, self.base)
@@ -339,29 +377,40 @@ class SavedOutput:
         return t
 
 
-def _modified_message(t, expected, node, output_nr=None):
+def _modified_error(t, expected, node, output_nr=None):
+    """PyTorch's error for a saved tensor changed in place since it was saved; minitorch's hint,
+    which names the node that saved it and the fix, rides along as a note."""
     where = ""
     fn = node if output_nr is not None else t.grad_fn
-    if fn is not None:
-        where = f", which is output {t._output_nr if output_nr is None else output_nr} of {fn.name()},"
-    return (
-        "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [{t._type_name()} {list(t.shape)}]{where} is at version {t._storage.version}; "
-        f"expected version {expected} instead. Hint: {node.name()} saved this tensor for its backward "
-        "pass, and a later in-place operation (a method ending in '_', or an indexed assignment) changed "
-        "it. Use the out-of-place form (x = x.mul(2) instead of x.mul_(2)), or .clone() the tensor "
-        "before modifying it.")
+    if fn is not None:  # (PyTorch names the node's op: SigmoidBackward0 is "Sigmoid")
+        op = re.sub(r"Backward\d*$", "", fn.name())
+        where = f", which is output {t._output_nr if output_nr is None else output_nr} of {op},"
+    hint = ("the backtrace further above shows the operation that failed to compute its gradient. The variable in "
+            "question was changed in there or anywhere later. Good luck!" if anomaly_mode.is_anomaly_enabled() else
+            "enable anomaly detection to find the operation that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+    return hinted(RuntimeError,
+                  "one of the variables needed for gradient computation has been modified by an inplace operation: "
+                  f"[{t._type_name()} {list(t.shape)}]{where} is at version {t._storage.version}; expected version "
+                  f"{expected} instead. Hint: {hint}",
+                  f"{node.name()} saved this tensor for its backward pass, and a later in-place operation (a method "
+                  "ending in '_', or an indexed assignment) changed it. Use the out-of-place form (x = x.mul(2) "
+                  "instead of x.mul_(2)), or .clone() the tensor before modifying it.")
 
 
 _CPP_NODES = {n: (lambda full: lambda self: full)(f"torch::autograd::{n}")
-              for n in ("CopySlices", "CopyBackwards", "NotImplemented")}
+              for n in ("CopySlices", "CopyBackwards", "NotImplemented", "Error")}
 
 
 class _FunctionMeta(type):
     def __init__(cls, name, bases, ns):
         super().__init__(name, bases, ns)
         node_name = ns.get("_node_name") or f"{name}Backward"
-        cls._node_cls = type(node_name, (Node,), {"_fn": cls, "__module__": cls.__module__})
+        if "_node_name" not in ns and getattr(cls, "_python_node", True):  # a Python-level Function's node
+            attrs = {"_fn": cls, "__module__": __name__, "_repr_prefix": __name__ + "."}
+        else:
+            attrs = {"_fn": cls, "__module__": cls.__module__}
+        cls._node_cls = type(node_name, (Node,), attrs)
         if node_name in _CPP_NODES:  # PyTorch's C++ nodes: name() gives the namespace, repr the class
             cls._node_cls.name = _CPP_NODES[node_name]
 
@@ -377,6 +426,9 @@ class Function(metaclass=_FunctionMeta):
     # hands it arrays (gradients and saved tensors) when nothing needs Tensors (no create_graph,
     # hooks or anomaly mode). Your own Functions' backward always gets Tensors, as in PyTorch.
     array_backward = False
+    # The order (input positions) in which PyTorch saves this op's tensors, where it is not the
+    # order forward passes them to save_for_backward: saved_tensors_hooks see that order.
+    pack_order = None
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -391,22 +443,45 @@ class Function(metaclass=_FunctionMeta):
 
     vjp = backward
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        """Forward-mode AD (autograd/forward_ad.py): the outputs' tangents from the inputs' (one per
+        forward argument: zeros for a tensor without one, None for a non-tensor)."""
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it with "
+                                  "forward mode AD.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """The other style: `forward(*inputs)` without ctx, and this saves what backward needs
+        from the inputs and the output (PyTorch 2's style, which torch.func transforms need)."""
+        raise NotImplementedError("setup_context is not implemented.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         from .._tensor import Tensor
         ctx = cls._node_cls()
+        separate = cls.setup_context is not Function.setup_context
+        if separate:  # forward's defaults become inputs too, as setup_context sees them
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, {}
         tensors = [a for a in args if isinstance(a, Tensor)]
         if STATE.enabled:  # (only a recording op reads its inputs' grad_fn)
             for t in tensors:
                 refresh_view(t)
         record = STATE.enabled and any(t.requires_grad for t in tensors)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        with no_grad():
-            out = cls.forward(ctx, *args, **kwargs)
+        tangents = forward_ad.function_tangents(args) if STATE.dual else None  # (forward-mode AD)
+        with no_grad(), forward_ad.paused():
+            if separate:
+                out = cls.forward(*args)
+                cls.setup_context(ctx, args, out)
+            else:
+                out = cls.forward(ctx, *args, **kwargs)
         single = not isinstance(out, tuple)
         outs = (out,) if single else out
         if not record:
-            return out
+            return out if tangents is None else forward_ad.function_jvp(cls, ctx, tangents, out)
         # Edges first: an input that forward modified in place (mark_dirty) is about to get this
         # node as its history, and its edge must still point at the old one.
         _connect(ctx, tensors)
@@ -430,7 +505,8 @@ class Function(metaclass=_FunctionMeta):
         ctx._num_outputs = len(outs)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
-        return wrapped[0] if single else tuple(wrapped)
+        out = wrapped[0] if single else tuple(wrapped)
+        return out if tangents is None else forward_ad.function_jvp(cls, ctx, tangents, out)
 
 
 def _rebase_dirty(t, node, cls, args):
@@ -457,8 +533,29 @@ def _connect(node, inputs):
     node.next_functions = [edge(t) for t in inputs]
 
 
-class once_differentiable:  # noqa: N801 (PyTorch's name)
-    """Decorator accepted for compatibility: the backward it wraps runs as written."""
+def once_differentiable(fn):
+    """Decorate a backward that is not differentiable itself (it may compute outside autograd):
+    it runs under no_grad, and when a double backward would need its graph, its results hang
+    on an `Error` node that raises if a second backward reaches it."""
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        from .._tensor import Tensor
+        with no_grad():
+            outputs = fn(ctx, *args)
+        if not STATE.enabled or not any(isinstance(a, Tensor) and a.requires_grad for a in args):
+            return outputs
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        return _DelayedError.apply(*(None if o is None else o.detach().requires_grad_() for o in outputs))
+    return wrapper
 
-    def __new__(cls, fn):
-        return fn
+
+class _DelayedError(Function):
+    _node_name = "Error"  # (PyTorch's C++ node)
+
+    @staticmethod
+    def forward(ctx, *outputs):
+        return outputs
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError("trying to differentiate twice a function that was marked with @once_differentiable")

@@ -11,6 +11,8 @@ import functools
 class _State:
     enabled = True
     inference = False  # inside inference_mode()
+    grad_layout = True  # a leaf's new .grad takes the leaf's strides (enforce_grad_layout_policy)
+    dual = False  # dual tensors exist (forward_ad.py): ops compute their outputs' tangents too
 
 
 STATE = _State()
@@ -110,3 +112,34 @@ class inference_mode(no_grad):
 
 def is_inference_mode_enabled() -> bool:
     return STATE.inference
+
+
+class enforce_grad_layout_policy:  # noqa: N801 (PyTorch's name)
+    """Whether a leaf's new `.grad` is laid out as the leaf is (its strides, when its memory is dense;
+    row-major otherwise). `enforce_grad_layout_policy(False)` lets the engine keep a fresh gradient
+    as backward made it, whatever its strides; a gradient it must copy is still laid out as the leaf.
+    Like set_grad_enabled, it takes effect when called, and works as a context manager and a decorator."""
+
+    def __init__(self, enable: bool = True):
+        self.prev = STATE.grad_layout
+        STATE.grad_layout = self.mode = bool(enable)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        STATE.grad_layout = self.prev
+        return False
+
+    def __call__(self, func):
+        STATE.grad_layout = self.prev  # used as a decorator: undo the eager switch
+        mode = self.mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with enforce_grad_layout_policy(mode):
+                return func(*args, **kwargs)
+        return wrapper
+
+    def clone(self):
+        return self.__class__(self.mode)

@@ -79,10 +79,37 @@ def analytical_jacobian(fn, inputs):
     return jac
 
 
-def gradcheck(fn, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, **_ignored):
-    """True when autograd's Jacobian matches the finite-difference one for every output and
-    every input that requires grad; otherwise raises (or returns False) naming the pair and
-    the first entry that disagrees. Inputs may be non-contiguous (views)."""
+def forward_jacobian(fn, inputs):
+    """J[o][k] built column by column with forward-mode AD: one pass per input element, that
+    input made dual with a one-hot tangent."""
+    from . import forward_ad
+    inputs = _inputs(inputs)
+    jac = None
+    for k, x in enumerate(inputs):
+        if not _wants_grad(x):
+            continue
+        for j in range(x.numel()):
+            onehot = x.detach().new_zeros(x.shape)
+            onehot._data.reshape(-1)[j] = 1
+            with forward_ad.dual_level():
+                args = [forward_ad.make_dual(x, onehot) if i == k else a for i, a in enumerate(inputs)]
+                outs = _outputs(fn(*args))
+                tangents = [forward_ad.unpack_dual(o).tangent for o in outs]
+            if jac is None:
+                jac = [[None if not _wants_grad(a) else o._device.xp.zeros((o.numel(), a.numel()), dtype="float64")
+                        for a in inputs] for o in outs]
+            for o, t in enumerate(tangents):
+                if t is not None:
+                    jac[o][k][:, j] = t._data.reshape(-1).astype("float64")
+    return jac or []
+
+
+def gradcheck(fn, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, check_forward_ad=False,
+              check_backward_ad=True, **_ignored):
+    """True when autograd's Jacobian (backward mode, and forward mode with check_forward_ad=True)
+    matches the finite-difference one for every output and every input that requires grad;
+    otherwise raises (or returns False) naming the pair and the first entry that disagrees.
+    Inputs may be non-contiguous (views)."""
     inputs = _inputs(inputs)
     for x in inputs:
         if _wants_grad(x) and x.dtype.name != "float64":
@@ -90,26 +117,29 @@ def gradcheck(fn, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=Tru
             warnings.warn(f"gradcheck: input of dtype {x.dtype} is not float64; finite differences in single "
                           "precision are too coarse to check gradients reliably. Use .double().", stacklevel=2)
     try:
-        analytical = analytical_jacobian(fn, inputs)
+        checks = [("", analytical_jacobian(fn, inputs))] if check_backward_ad else []
+        if check_forward_ad:
+            checks.append((" computed with forward mode", forward_jacobian(fn, inputs)))
     except GradcheckError:
         if raise_exception:
             raise
         return False
     numerical = numerical_jacobian(fn, inputs, eps)
-    for o, (n_row, a_row) in enumerate(zip(numerical, analytical)):
-        for k, (n, a) in enumerate(zip(n_row, a_row)):
-            if n is None:
-                continue
-            xp = __import__(type(n).__module__.split(".")[0])
-            bad = ~(xp.abs(a - n) <= atol + rtol * xp.abs(n))  # NaN anywhere counts as a mismatch
-            if bad.any():
-                i, j = map(int, xp.argwhere(bad)[0])
-                msg = (f"Jacobian mismatch for output {o} with respect to input {k},\nnumerical:{n}\n"
-                       f"analytical:{a}\nfirst mismatch at (output element {i}, input element {j}): "
-                       f"numerical {float(n[i, j]):.6g}, analytical {float(a[i, j]):.6g}")
-                if raise_exception:
-                    raise GradcheckError(msg)
-                return False
+    for mode, analytical in checks:
+        for o, (n_row, a_row) in enumerate(zip(numerical, analytical)):
+            for k, (n, a) in enumerate(zip(n_row, a_row)):
+                if n is None:
+                    continue
+                xp = __import__(type(n).__module__.split(".")[0])
+                bad = ~(xp.abs(a - n) <= atol + rtol * xp.abs(n))  # NaN anywhere counts as a mismatch
+                if bad.any():
+                    i, j = map(int, xp.argwhere(bad)[0])
+                    msg = (f"Jacobian{mode} mismatch for output {o} with respect to input {k},\nnumerical:{n}\n"
+                           f"analytical:{a}\nfirst mismatch at (output element {i}, input element {j}): "
+                           f"numerical {float(n[i, j]):.6g}, analytical {float(a[i, j]):.6g}")
+                    if raise_exception:
+                        raise GradcheckError(msg)
+                    return False
     return True
 
 

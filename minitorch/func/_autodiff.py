@@ -4,6 +4,7 @@ composed from autograd.grad.
     grad(f)(x)               d f / d x of a scalar f           (one backward pass)
     vjp(f, x) -> (y, vjp_fn) vjp_fn(v) = v^T J                 (one backward pass per call)
     jvp(f, (x,), (t,))       (f(x), J t)                       (two backward passes, see below)
+    linearize(f, x)          (f(x), jvp_fn), jvp_fn(t) = J t
     jacrev(f)(x)             J, one vjp per output element     (vmap over the rows)
     jacfwd(f)(x)             J, one jvp per input element      (vmap over the columns)
     hessian(f)(x)            jacfwd(jacrev(f))(x)
@@ -30,7 +31,7 @@ from .._factories import eye, zeros_like
 from .._ops.join import split
 from .._tensor import Tensor
 from ..autograd.function import AccumulateGrad
-from ..autograd.grad_mode import enable_grad, is_grad_enabled
+from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from . import _tree
 from ._vmap import vmap
 
@@ -287,6 +288,29 @@ def _jvp_with_argnums(func, primals, tangents, argnums, *, strict=False, has_aux
     if has_aux:
         return primals_out, tangents_out, _unwrap_tree(aux, private, tracking)
     return primals_out, tangents_out
+
+
+def linearize(func, *primals):
+    """`torch.func.linearize`: (func(*primals), jvp_fn), jvp_fn(*tangents) the Jacobian of func at
+    primals times the tangents (each call runs func again: minitorch keeps no traced graph)."""
+    output = func(*primals)
+    flat_primals, primals_spec = _tree.flatten(primals)
+    meta = [(p.shape, p.device, p.dtype) for p in flat_primals]
+
+    def jvp_fn(*tangents):
+        flat_tangents, tangents_spec = _tree.flatten(tangents)
+        if tangents_spec != primals_spec:
+            raise RuntimeError(f"Expected the tangents {tangents_spec} to have the same argspec as the primals "
+                               f"{primals_spec}")
+        for i, (t, m) in enumerate(zip(flat_tangents, meta)):
+            for what, have, want in zip(("shape", "device", "dtype"), (t.shape, t.device, t.dtype), m):
+                if have != want:
+                    raise RuntimeError(f"tangent:{i} with {what} {have} in flattened pytree doesn't match the {what} "
+                                       f"{want} of the corresponding primal.")
+        with no_grad():  # (the result is a plain tensor, as PyTorch's traced graph gives)
+            return jvp(func, primals, tangents)[1]
+
+    return output, jvp_fn
 
 
 def _double_vjp(outputs, inputs, tangents, strict, private):

@@ -370,7 +370,10 @@ def softplus(input, beta=1.0, threshold=20.0):  # noqa: A002
 
 
 def logsigmoid(input):  # noqa: A002
-    return _apply(LogSigmoid, input, op="logsigmoid", kernel="log_sigmoid_cpu")
+    out = _apply(LogSigmoid, input, op="logsigmoid", kernel="log_sigmoid_cpu")
+    if not out._data.flags.c_contiguous:  # (PyTorch's kernel writes a new row-major buffer)
+        out._data = out._device.xp.ascontiguousarray(out._data)
+    return out
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
@@ -439,21 +442,46 @@ def glu(input, dim=-1):  # noqa: A002
     return Glu.apply(input, dim=d)
 
 
+class PreluKernel(Primitive):
+    """x where x > 0, else w * x (w broadcast over x), as PyTorch's _prelu_kernel:
+    d/dx = 1 or w,  d/dw = 0 or x (summed back to w's shape by the engine)."""
+    _node_name = "PreluKernelBackward0"
+
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        xp = x._device.xp
+        return xp.where(x._data > 0, x._data, w._data * x._data).astype(x._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, w = ctx.saved_tensors
+        positive = x > 0
+        gx = where(positive, grad, w * grad) if ctx.needs_input_grad[0] else None
+        gw = where(positive, 0.0, x * grad) if ctx.needs_input_grad[1] else None
+        return gx, gw
+
+
 @_amp.lower_precision
 def prelu(input, weight):  # noqa: A002
     """x where x > 0, else weight * x, with one weight (or one per channel, dim 1)."""
     if weight.dtype is not input.dtype:
-        raise RuntimeError(f"prelu: Type promoting not supported. Got {input.dtype._short} and {weight.dtype._short} "
-                           "(convert the input to the weight's dtype, e.g. x.to(weight.dtype))")
-    _kernels.check("prelu_cpu", input.dtype, op="prelu")
-    if weight.numel() == 1:
-        w = weight.reshape(())  # one weight: the result keeps input's shape (a 0-d input stays 0-d)
-    else:
-        if input.ndim < 2 or input.shape[1] != weight.numel():
+        raise hinted(RuntimeError, f"prelu: Type promoting not supported. Got {input.dtype._short} and "
+                     f"{weight.dtype._short}", "convert the input to the weight's dtype, e.g. x.to(weight.dtype)")
+    if weight.numel() != 1:
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.ndim > 1 else 1
+        if channels != weight.numel():
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
-                               f"{weight.numel()} and channel size = {input.shape[1] if input.ndim >= 2 else 1}.")
-        w = weight.reshape((-1,) + (1,) * (input.ndim - 2))
-    return where(input > 0, input, w * input)
+                               f"{weight.numel()} and channel size = {channels}.")
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
+    _kernels.check("prelu_cpu", input.dtype, op="prelu")
+    w = weight
+    if input.ndim != weight.ndim:  # (PyTorch views the weight along dim 1 of the input)
+        w = weight.reshape(tuple(weight.numel() if d == 1 else 1 for d in range(input.ndim)))
+    return PreluKernel.apply(input, w)
 
 
 class RreluWithNoise(Primitive):
@@ -471,13 +499,13 @@ class RreluWithNoise(Primitive):
         return (grad * type(grad)._make(ctx.noise, grad._device),)
 
 
-def _rrelu_noise(x, lower, upper):
+def _rrelu_noise(x, lower, upper, gen=None):
     """PyTorch's draws, element by element in row-major order: for each x <= 0 (a NaN is not) one
     uniform double, 53 bits of a 64-bit draw, scaled to [lower, upper); 1 for the others."""
     from .._random import generator, unit64
     xp = x._device.xp
     neg = x._data <= 0
-    r = unit64(generator(None), int(neg.sum())) * (upper - lower) + lower  # (drawn on the host)
+    r = unit64(generator(gen), int(neg.sum())) * (upper - lower) + lower  # (drawn on the host)
     noise = xp.ones(neg.shape, dtype=x._data.dtype)
     noise[neg] = xp.asarray(r.astype(x._data.dtype))  # (the double cast to the input's dtype, as PyTorch's)
     return noise
@@ -485,8 +513,13 @@ def _rrelu_noise(x, lower, upper):
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):  # noqa: A002
     """Leaky ReLU with a random slope in [lower, upper] while training; the mean slope otherwise."""
+    return rrelu_with_generator(input, lower, upper, training, inplace)
+
+
+def rrelu_with_generator(input, lower, upper, training, inplace, generator=None):  # noqa: A002
+    """rrelu drawing from `generator` (torch.rrelu and rrelu_ take one; nn.functional.rrelu does not)."""
     if training:
         _kernels.check("rrelu_with_noise_out_cpu", input.dtype, _kernels.SINGLE_DOUBLE, "rrelu")
-        out = RreluWithNoise.apply(input, noise=_rrelu_noise(input, lower, upper))
+        out = RreluWithNoise.apply(input, noise=_rrelu_noise(input, lower, upper, generator))
         return input.copy_(out) if inplace else out
     return leaky_relu(input, (lower + upper) / 2, inplace)

@@ -15,16 +15,29 @@ from .._factories import arange, zeros, zeros_like
 from .._ops import reduce as _reduce
 from .._ops.join import cat
 from .._ops.linalg import _CTYPE
-from .._ops.pointwise import where
 
 
-def _safe_softmax(scores):
-    """softmax over the last dim, with 0 (not nan) for a row whose every score is -inf (a query
-    allowed to attend to nothing), as PyTorch's attention gives."""
-    dead = (scores == float("-inf")).all(-1, keepdim=True)
-    if not bool(dead.any()):
-        return _reduce.softmax(scores, -1)
-    return where(dead, 0.0, _reduce.softmax(where(dead, 0.0, scores), -1))
+class SafeSoftmax(_reduce.Softmax):
+    """PyTorch's _safe_softmax: softmax, with 0 (not nan) for a row whose every score is -inf (a
+    query allowed to attend to nothing)."""
+    _node_name = "SafeSoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, dim):
+        from .._ops.pointwise import _fp_quiet
+        with _fp_quiet():  # (a row of -inf gives nan here, replaced below)
+            out = _reduce.Softmax.forward(ctx, a, dim=dim)
+        x = a._data
+        if x.size:
+            dead = (x == float("-inf")).all(axis=dim, keepdims=True)
+            if dead.any():
+                out = a._device.xp.where(dead, out.dtype.type(0), out)
+        return out
+
+
+def _broadcast_batch(query, key, value):
+    from .._ops.common import broadcast_shapes
+    return tuple(broadcast_shapes(tuple(query.shape[:-2]), tuple(key.shape[:-2]), tuple(value.shape[:-2])))
 
 
 @_amp.lower_precision
@@ -41,10 +54,22 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got query.dtype: "
                            f"{_CTYPE[query.dtype.name]} key.dtype: {_CTYPE[key.dtype.name]} and value.dtype: "
                            f"{_CTYPE[value.dtype.name]} instead.")
+    from .._ops.special_extra import _MulByNumber
+    n_q, n_k = query.shape[-2], key.shape[-2]
+    if 0 in (n_q, n_k, value.shape[-1]) or not (query.numel() or key.numel() or value.numel()):
+        # PyTorch's result for no queries, keys or values (or nothing at all): zeros, recorded
+        out = zeros(_broadcast_batch(query, key, value) + (n_q, value.shape[-1]), dtype=query.dtype,
+                    device=query.device)
+        return out + _MulByNumber.apply(query.sum() + key.sum() + value.sum(), 0)
     if not query.dtype.is_floating_point:  # (PyTorch scales q by a float first, then multiplies by k)
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: float != {_CTYPE[query.dtype.name]}")
-    n_q, n_k = query.shape[-2], key.shape[-2]
-    scale = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    dtype = query.dtype
+    if dtype is _dtype.float16:  # PyTorch's math computes half in float (its result converted back)
+        query, key, value = query.float(), key.float(), value.float()
+    # PyTorch's math: q and k each scaled by the scale's square root (a negative scale by q's sign)
+    e = query.shape[-1]
+    negative = scale is not None and scale < 0
+    root = math.sqrt(abs(scale) if scale is not None else 1 / math.sqrt(e) if e else math.inf)
     bias = None
     if is_causal:
         if attn_mask is not None:
@@ -53,25 +78,27 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         causal = arange(n_q, device=query.device).unsqueeze(1) >= arange(n_k, device=query.device).unsqueeze(0)
         bias = zeros(n_q, n_k, dtype=query.dtype, device=query.device).masked_fill(~causal, float("-inf"))
     if attn_mask is not None:
-        if attn_mask.dtype not in (_dtype.bool, _dtype.float32, query.dtype):
+        if attn_mask.dtype not in (_dtype.bool, _dtype.float32, dtype):
             raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
-                               f"attn_mask.dtype: {attn_mask.dtype.name} and  query.dtype: {query.dtype.name} instead.")
+                               f"attn_mask.dtype: {attn_mask.dtype.name} and  query.dtype: {dtype.name} instead.")
         if attn_mask.dtype is _dtype.bool:
-            bias = zeros(attn_mask.shape, dtype=query.dtype, device=query.device).masked_fill(~attn_mask,
+            bias = zeros(attn_mask.shape, dtype=dtype, device=query.device).masked_fill(~attn_mask,
                                                                                                float("-inf"))
         else:
-            bias = attn_mask if attn_mask.dtype is query.dtype else attn_mask.to(query.dtype)
+            bias = attn_mask
     if enable_gqa:
         rep = query.shape[-3] // key.shape[-3]
         key = key.unsqueeze(-3).expand(*key.shape[:-2], rep, n_k, key.shape[-1]).flatten(-4, -3)
         value = value.unsqueeze(-3).expand(*value.shape[:-2], rep, n_k, value.shape[-1]).flatten(-4, -3)
-    scores = query @ key.transpose(-2, -1) * scale
+    scores = _MulByNumber.apply(query, 0.0 - root if negative else root) @ _MulByNumber.apply(
+        key.transpose(-2, -1), root)
     if bias is not None:
-        scores = scores + bias
-    weights = _safe_softmax(scores)
+        scores = scores.add_(bias)
+    weights = SafeSoftmax.apply(scores, dim=scores.ndim - 1)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, training=True)
-    return weights @ value
+    out = weights @ value
+    return out if out.dtype is dtype else out.to(dtype)
 
 
 def _canonical_mask(mask, name, other, other_name, dtype, check_other=True):

@@ -36,7 +36,7 @@ import itertools
 import math
 
 from .. import parts as _parts
-from .._ops._prim import MultiOutputPrimitive, Primitive
+from .._ops._prim import MultiOutputPrimitive, Primitive, check_saved_outputs
 from .._ops.index import index_add_flat
 from .._ops.pointwise import _fp_quiet
 from ..autograd.grad_mode import STATE
@@ -310,7 +310,7 @@ class Conv2d(Primitive):
         geom = (tuple(wa.shape[2:]), stride, padding, dilation)
         out_hw = _geometry(xa.shape, *geom)
         cols = conv_columns(xp, xa, geom, g)  # (N, G, L, kh*kw*C/G)
-        out = xp.matmul(weight_last(wa, g), cols.swapaxes(2, 3)).reshape(n, o, -1)  # (N, G, O/G, L)
+        out = xp.matmul(weight_last(wa, g), cols.swapaxes(2, 3)).reshape(n, o, math.prod(out_hw))  # (N, G, O/G, L)
         if bias is not None:
             out += bias._data.reshape(o, 1)
         from .._tensor import Tensor
@@ -325,7 +325,7 @@ class Conv2d(Primitive):
         x, weight, saved_cols = ctx.saved_tensors
         xi, g_ = _image(x), ctx.groups
         n, o = grad.shape[:2]
-        g = grad.reshape(n, g_, o // g_, -1)  # (N, G, O/G, L)
+        g = grad.reshape(n, g_, o // g_, math.prod(grad.shape[2:]))  # (N, G, O/G, L)
         w2 = weight_last(_image(weight), g_)  # (G, O/G, K)
         gx = gw = gb = None
         if ctx.needs_input_grad[0]:
@@ -342,6 +342,28 @@ class Conv2d(Primitive):
         if len(ctx.needs_input_grad) > 2 and ctx.needs_input_grad[2]:
             gb = grad.sum((0,) + tuple(range(2, grad.ndim)))
         return gx, gw, gb
+
+
+class EmptyConvolution(Primitive):
+    """A convolution (or transposed one) of an empty input, as PyTorch computes it: zeros of the
+    output's shape, in the dtype of x * weight[0], and zero gradients."""
+    _node_name = "ConvolutionBackward0"
+    reads_input_in_backward = False
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, *, shape, dtype):
+        ctx.metas = [(t.shape, t.dtype) if t is not None else None for t in (x, weight, bias)]
+        return x._device.xp.zeros(shape, dtype=dtype.np)
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .._tensor import Tensor
+        xp = grad._device.xp
+        return tuple(None if m is None else Tensor._make(xp.zeros(tuple(m[0]), dtype=m[1].np), grad._device)
+                     for m in ctx.metas)
+
+
+_COLUMNS_AT_ONCE = 1 << 24  # (elements: 64 MB of float32)
 
 
 class ConvTranspose2d(Primitive):
@@ -365,10 +387,16 @@ class ConvTranspose2d(Primitive):
         geom = (kernel, stride, padding, dilation)
         size = tuple((i - 1) * s - 2 * p + d * (k - 1) + e + 1
                      for i, k, s, p, d, e in zip(hw, kernel, stride, padding, dilation, output_padding))
-        w2 = wa.reshape(g, c // g, -1)  # (G, C/G, O/G*kh*kw)
-        cols = xp.matmul(w2.transpose(0, 2, 1), xa.reshape(n, g, c // g, pixels))
-        out = col2im_array(xp, cols.reshape(n, -1, pixels), (n, o) + size, *geom, out_hw=tuple(hw))
-        out = xp.ascontiguousarray(out)
+        w2t = wa.reshape(g, c // g, -1).transpose(0, 2, 1)  # (G, O/G*kh*kw, C/G)
+        out = xp.empty((n, o) + size, dtype=xp.result_type(wa, xa))
+        # the columns of a few images at a time: a batch's columns are kh*kw times its output,
+        # too large to go through memory at once for a volume (gigabytes)
+        step = max(1, _COLUMNS_AT_ONCE // max(1, w2t.shape[1] * g * pixels))
+        for i in range(0, n, step):
+            xs = xa[i:i + step]
+            cols = xp.matmul(w2t, xs.reshape(len(xs), g, c // g, pixels))
+            out[i:i + step] = col2im_array(xp, cols.reshape(len(xs), -1, pixels), (len(xs), o) + size, *geom,
+                                           out_hw=tuple(hw))
         if bias is not None:
             out += bias._data.reshape((o,) + (1,) * len(size))
         ctx.save_for_backward(x, weight)
@@ -399,6 +427,11 @@ class ConvTranspose2d(Primitive):
 # `pads` is (top, bottom, left, right) (two numbers per spatial dim): ceil_mode needs more
 # padding at the bottom and right.
 
+def _planes(arr):
+    """(N, C, ...) as (N, C, pixels), an empty batch too (where NumPy can't infer a -1)."""
+    return arr.reshape(arr.shape[:2] + (math.prod(arr.shape[2:]),))
+
+
 def _fill_low(xp, dtype):
     return -xp.inf if dtype.kind == "f" else xp.iinfo(dtype).min
 
@@ -417,7 +450,7 @@ def _window_argmax(xp, padded, kernel, stride, dilation):
     n, c = padded.shape[:2]
     out = _geometry(padded.shape, kernel, stride, (0,) * len(kernel), dilation)
     win = _windows(xp, padded, kernel, stride, dilation, out, kernel_last=True)
-    return argmax_last_nan(xp, xp.ascontiguousarray(win).reshape((n, c) + out + (-1,)))
+    return argmax_last_nan(xp, xp.ascontiguousarray(win).reshape((n, c) + out + (math.prod(kernel),)))
 
 
 def argmax_last_nan(xp, a):
@@ -485,9 +518,8 @@ class PoolGather(Primitive):
     def forward(ctx, x, *, index, pads):
         xp = x._device.xp
         ctx.index, ctx.pads, ctx.in_shape = index, pads, tuple(x.shape)
-        n, c = x.shape[:2]
-        flat = _pad(xp, x._data, pads, 0).reshape(n, c, -1)
-        return xp.take_along_axis(flat, index.reshape(n, c, -1), axis=2).reshape(index.shape)
+        flat = _planes(_pad(xp, x._data, pads, 0))
+        return xp.take_along_axis(flat, _planes(index), axis=2).reshape(index.shape)
 
     @staticmethod
     def backward(ctx, grad):
@@ -509,7 +541,7 @@ class PoolScatter(Primitive):
         padded = tuple(s + a + b for s, (a, b) in zip(size, sides))
         out = xp.zeros((n * c, math.prod(padded)), dtype=grad._data.dtype)
         base = (xp.arange(n * c) * math.prod(padded)).reshape(n * c, 1)
-        pos = (index.reshape(n * c, -1) + base).reshape(-1)
+        pos = (index.reshape(n * c, math.prod(index.shape[2:])) + base).reshape(-1)
         index_add_flat(xp, out.reshape(-1), pos, grad._data.reshape(-1))
         return in_format(out.reshape((n, c) + padded)[_crop(sides, size)], fmt, xp)
 
@@ -524,6 +556,7 @@ class MaxPool2d(MultiOutputPrimitive):
     first one on ties, as in PyTorch)."""
     _node_name = "MaxPool2DWithIndicesBackward0"
     reads_input_in_backward = False
+    saved_outputs = (1,)
 
     @staticmethod
     def forward(ctx, x, *, kernel, stride, pads, dilation):
@@ -532,9 +565,8 @@ class MaxPool2d(MultiOutputPrimitive):
         coords, pshape = _pool_index(xp, a, kernel, stride, pads, dilation)
         index = _flat(coords, pshape[2:])  # flat position in the padded image
         ctx.index, ctx.pads, ctx.in_shape, ctx.x_shape = index, pads, a.shape, tuple(x.shape)
-        n, c = a.shape[:2]
-        flat = _pad(xp, a, pads, _fill_low(xp, a.dtype)).reshape(n, c, -1)
-        values = xp.take_along_axis(flat, index.reshape(n, c, -1), axis=2).reshape(index.shape)
+        flat = _planes(_pad(xp, a, pads, _fill_low(xp, a.dtype)))
+        values = xp.take_along_axis(flat, _planes(index), axis=2).reshape(index.shape)
         start = [lo for lo, _ in _sides(pads, len(kernel))]
         indices = _flat(coords, a.shape[2:], start)  # flat position in the input itself
         fmt = suggest_memory_format(x)
@@ -547,6 +579,7 @@ class MaxPool2d(MultiOutputPrimitive):
     @staticmethod
     def backward(ctx, grad, _grad_indices):
         ctx.saved_tensors  # noqa: B018  (refused once freed)
+        check_saved_outputs(ctx)
         out = PoolScatter.apply(grad, index=ctx.index, pads=ctx.pads, in_shape=ctx.in_shape, fmt=ctx.fmt)
         return (out.reshape(ctx.x_shape),)
 
@@ -692,9 +725,9 @@ class AdaptiveAvgPool2d(Primitive):
         ctx._keeps_values = True  # (PyTorch's node keeps the input: a second backward is refused)
         bounds = [adaptive_bounds(n, o) for n, o in zip(size, out_hw)]
         sums = x._data.astype(acc, copy=False)
-        for q in reversed(range(nd)):  # the width first, then the height (then the depth)
-            sums = _window_sums(xp, sums, q - nd, bounds[q])
         with _fp_quiet():  # (inf - inf in a window is nan, silently)
+            for q in reversed(range(nd)):  # the width first, then the height (then the depth)
+                sums = _window_sums(xp, sums, q - nd, bounds[q])
             for q in range(nd):
                 extent = xp.asarray([hi - lo for lo, hi in bounds[q]], dtype=acc)
                 sums = sums / extent.reshape((-1,) + (1,) * (nd - 1 - q))
@@ -721,20 +754,21 @@ class AdaptiveMaxPool2d(MultiOutputPrimitive):
     return_indices; the gradient flows to each maximum. Any leading dims (batched or not)."""
     _node_name = "AdaptiveMaxPool2DBackward0"
     reads_input_in_backward = False
+    saved_outputs = (1,)
 
     @staticmethod
     def forward(ctx, x, *, out_hw):
         xp = x._device.xp
         nd = len(out_hw)
         size = tuple(x.shape[-nd:])
-        a = x._data.reshape((-1, 1) + size)
+        a = x._data.reshape((math.prod(x.shape[:-nd]), 1) + size)  # (an empty batch too)
         m = a.shape[0]
         index = xp.empty((m, 1) + tuple(out_hw), dtype=xp.int64)
         bounds = [adaptive_bounds(n, o) for n, o in zip(size, out_hw)]
         for out_pos in itertools.product(*map(range, out_hw)):  # one window per output pixel
             box = [bounds[q][i] for q, i in enumerate(out_pos)]
             window = a[(slice(None), slice(None)) + tuple(slice(lo, hi) for lo, hi in box)]
-            arg = argmax_last_nan(xp, window.reshape(m, 1, -1))
+            arg = argmax_last_nan(xp, window.reshape(m, 1, math.prod(window.shape[2:])))
             offsets = xp.unravel_index(arg, tuple(hi - lo for lo, hi in box))
             index[(slice(None), slice(None)) + out_pos] = _flat([lo + o for (lo, _), o in zip(box, offsets)], size)
         fmt = suggest_memory_format(x) if nd < 3 else CONTIGUOUS  # (PyTorch's 3-D kernel: row-major always)
@@ -742,13 +776,14 @@ class AdaptiveMaxPool2d(MultiOutputPrimitive):
         ctx._keeps_values = True  # (PyTorch's node keeps the input: a second backward is refused)
         batched = x.ndim == nd + 2
         ctx.image = tuple(x.shape) if batched else tuple(a.shape)  # (N, C, H, W), or (N*C, 1, H, W)
-        values = xp.take_along_axis(a.reshape(m, 1, -1), index.reshape(m, 1, -1), axis=2)
+        values = xp.take_along_axis(a.reshape(m, 1, math.prod(size)), index.reshape(m, 1, math.prod(out_hw)), axis=2)
         shape = tuple(x.shape[:-nd]) + tuple(out_hw)
         return in_format(values.reshape(shape), fmt, xp), in_format(index.reshape(shape), fmt, xp)
 
     @staticmethod
     def backward(ctx, grad, _grad_indices):
         ctx.saved_tensors  # noqa: B018  (refused once freed)
+        check_saved_outputs(ctx)
         g = grad.reshape(ctx.index.shape)
         nd = len(ctx.image) - 2
         out = PoolScatter.apply(g, index=ctx.index, pads=(0,) * nd, in_shape=ctx.image, fmt=ctx.fmt)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import parts as _parts
 from .._ops._prim import Primitive
-from .._ops.index import index_add_flat
+from .._ops.index import check_alive, index_add_flat
 
 
 class EmbeddingLookup(Primitive):
@@ -17,12 +17,18 @@ class EmbeddingLookup(Primitive):
     reads_input_in_backward = False
 
     @staticmethod
-    def forward(ctx, weight, *, ids, padding_idx, scale_grad_by_freq=False):
+    def forward(ctx, weight, *, ids, padding_idx, scale_grad_by_freq=False, indices=None):
         ctx.ids, ctx.padding_idx, ctx.num, ctx.scale = ids, padding_idx, weight.shape[0], scale_grad_by_freq
+        if indices is not None:  # the index tensor, saved as PyTorch saves it: a later in-place change is caught
+            from ..autograd.function import SavedTensor
+            ctx.indices = SavedTensor(indices)
         return weight._data[ids]  # (*ids.shape, dim), a copy
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # (the ids are saved for backward, as in PyTorch)
+        if "indices" in ctx.__dict__:
+            ctx.indices.unpack(ctx)
         if ctx.scale:  # each occurrence's gradient over the number of occurrences of its id
             from .._tensor import Tensor
             xp = grad._device.xp

@@ -40,6 +40,7 @@ class Mm(Primitive):
     """out = x @ wt: a Linear without bias (PyTorch's mm(input, weight.t()))."""
     _node_name = "MmBackward0"
     array_backward = True
+    pack_order = (1, 0)  # PyTorch saves `mat2` (the weight) before `self`: saved_tensors_hooks see that order
 
     @staticmethod
     def forward(ctx, x, wt):
@@ -66,6 +67,7 @@ def _matmul_grads(x, wt, grad, need_x, need_wt):
 def linear_fits(x, w, b):
     """Whether the fused Linear applies: a 2-D batch, matching dtypes, devices and sizes."""
     return (x.ndim == 2 and w.ndim == 2 and x.shape[1] == w.shape[1] and x.dtype is w.dtype
+            and x._data.dtype.kind != "b"  # (bool: the general path raises PyTorch's kernel error)
             and x._device is w._device
             and (b is None or (b.ndim == 1 and b.shape[0] == w.shape[0] and b.dtype is w.dtype
                                and b._device is w._device)))

@@ -35,6 +35,12 @@ def format_strides(shape, fmt):
     return tuple(strides)
 
 
+def is_in_format(t, fmt):
+    """Whether t is laid out as `fmt` as PyTorch's is_contiguous sees it: a size-1 dim's stride does
+    not matter (so PyTorch's .contiguous() leaves t as it is)."""
+    return all(n == 1 or s == w for n, s, w in zip(t.shape, t.stride(), format_strides(t.shape, fmt)))
+
+
 def in_format(arr, fmt, xp):
     """A result array (fresh, or any view) laid out as `fmt`: itself when it already is."""
     return relayout(arr, format_strides(arr.shape, fmt), xp)

@@ -20,6 +20,7 @@ from .._ops import reduce as _reduce
 from .._ops import _prim
 from .._ops._prim import Primitive
 from .._ops.common import broadcast_shapes, result_dtype
+from .._ops.index import check_alive
 from .._ops.pointwise import Div, _fp_quiet, where
 
 
@@ -62,7 +63,17 @@ def _reduce_loss(loss, reduction):
 def _reduce_array(xp, loss, reduction):
     if reduction == "none":
         return loss
-    total = loss.astype(xp.float32).sum().astype(loss.dtype) if loss.dtype == xp.float16 else loss.sum()
+    with _fp_quiet():  # (inf - inf in a sum is nan, silently, as in PyTorch)
+        return _reduce_array_loud(xp, loss, reduction)
+
+
+def _reduce_array_loud(xp, loss, reduction):
+    if loss.dtype == xp.float16:  # (summed in float; the mean divided there too, as PyTorch's CPU mean)
+        total = loss.astype(xp.float32).sum()
+        if reduction == "mean":
+            total = total / loss.size if loss.size else xp.float32(xp.nan)
+        return total.astype(loss.dtype)
+    total = loss.sum()
     if reduction == "sum":
         return total
     return total / loss.size if loss.size else xp.asarray(xp.nan, dtype=loss.dtype)
@@ -102,6 +113,7 @@ class _PointwiseLoss(Primitive):
     kernels do) and stored in `out_dtype` (the common dtype unless the loss says otherwise)."""
 
     promote = True  # False: `value` takes the operands in their own dtypes
+    half_steps = False  # True: in half, each step of `value` rounds to half (PyTorch's ops, not one kernel)
 
     @classmethod
     def forward(cls, ctx, x, y, *, reduction, out_dtype=None, **opts):
@@ -110,7 +122,7 @@ class _PointwiseLoss(Primitive):
         xp = x._device.xp
         dt = result_dtype(x, y).np
         out = dt if out_dtype is None else out_dtype.np
-        if dt == xp.float16:
+        if dt == xp.float16 and not cls.half_steps:
             dt = xp.float32
         a, b = (x._data.astype(dt, copy=False), y._data.astype(dt, copy=False)) if cls.promote else (x._data, y._data)
         with _fp_quiet():
@@ -141,6 +153,7 @@ def _numbers(x, y):
 class MseLoss(_PointwiseLoss):
     """(x - y)^2;  d/dx = 2 (x - y) = -d/dy."""
     _node_name = "MseLossBackward0"
+    half_steps = True  # (PyTorch: (x - y).pow_(2))
 
     @staticmethod
     def value(xp, a, b):
@@ -151,6 +164,13 @@ class MseLoss(_PointwiseLoss):
         x, y = _numbers(x, y)
         d = 2 * (x - y)
         return d, -d
+
+    @classmethod
+    def backward(cls, ctx, grad):  # PyTorch's steps, (x - y) * grad * norm (half rounds after each)
+        x, y = _numbers(*ctx.saved_tensors)
+        norm = (2. / ctx.n if ctx.n else math.inf) if ctx.reduction == "mean" else 2.
+        need = ctx.needs_input_grad
+        return ((x - y) * grad * norm if need[0] else None), ((y - x) * grad * norm if need[1] else None)
 
 
 class SmoothL1Loss(_PointwiseLoss):
@@ -324,15 +344,28 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
 
 
 def _bce_weight(weight, target):
+    """binary_cross_entropy's weight, expanded to the target's shape as PyTorch's F.binary_cross_entropy
+    does (torch.broadcast_shapes, then expand); a weight that broadcasts to a larger shape is refused
+    by the kernel, which writes a result of the target's shape."""
     if weight is None:
         return None
-    if weight.shape != target.shape:
-        try:
-            weight = weight.expand(target.shape)
-        except RuntimeError:
-            raise RuntimeError(f"The size of tensor a ({weight.shape[-1]}) must match the size of tensor b "
-                               f"({target.shape[-1]}) at non-singleton dimension {target.ndim - 1}") from None
-    return weight.detach()
+    common = [1] * max(weight.ndim, target.ndim)
+    for arg, shape in enumerate((target.shape, weight.shape)):  # (torch.broadcast_shapes, its message)
+        for i in range(-1, -len(shape) - 1, -1):
+            if common[i] == 1:
+                common[i] = shape[i]
+            elif shape[i] != 1 and shape[i] != common[i]:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[i]} at {i}! Mismatching "
+                                   f"argument at index {arg} had {shape}; but expected shape should be broadcastable "
+                                   f"to {common}")
+    _fits_loss(target, common)
+    return weight.expand(target.shape).detach()
+
+
+def _fits_loss(target, shape):
+    """PyTorch multiplies a weight into the loss in place: it may not make the loss larger."""
+    if tuple(shape) != tuple(target.shape):
+        raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the broadcast shape {list(shape)}")
 
 
 @_amp.float32
@@ -377,11 +410,14 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                            "`logical_xor()` operator instead. (binary_cross_entropy_with_logits takes float targets: "
                            "use target.float())")
     _kernels.cast_to(input.dtype, target.dtype, "binary_cross_entropy_with_logits")
-    if pos_weight is not None:  # (PyTorch broadcasts pos_weight against the target first)
-        broadcast_shapes(pos_weight.shape, target.shape, op="binary_cross_entropy_with_logits")
+    if pos_weight is not None:  # (PyTorch broadcasts pos_weight against the target, then into log_sigmoid(input))
+        _fits_loss(target, broadcast_shapes(pos_weight.shape, target.shape, op="binary_cross_entropy_with_logits"))
+    if weight is not None:  # (and the weight into the loss)
+        _fits_loss(target, broadcast_shapes(target.shape, weight.shape, op="binary_cross_entropy_with_logits"))
+        weight = weight.expand(target.shape).detach()
     pos_weight = None if pos_weight is None else pos_weight.detach()
     return BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction, out_dtype=target.dtype,
-                                              weight=_bce_weight(weight, target), pos_weight=pos_weight)
+                                              weight=weight, pos_weight=pos_weight)
 
 
 # ---- class-index losses ------------------------------------------------------------------------
@@ -399,14 +435,11 @@ def _check_targets(input, target, op):  # noqa: A002
     if input.ndim != 1 and batch != input.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({batch}).")
     expect = input.shape[:1] + input.shape[2:] if input.ndim >= 2 else ()
-    hint = (f" ({op}: input of shape {list(input.shape)} takes class ids of shape {list(expect)}, "
-            f"got {list(target.shape)})")
+    hint = f"{op}: input of shape {list(input.shape)} takes class ids of shape {list(expect)}, got {list(target.shape)}"
     if input.ndim <= 2 and target.ndim > 1:
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported" + hint)
-    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
-        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
+        raise hinted(RuntimeError, "0D or 1D target tensor expected, multi-target not supported", hint)
     if input.ndim > 2 and tuple(target.shape) != tuple(expect):
-        raise RuntimeError(f"Expected target size {list(expect)}, got {list(target.shape)}" + hint)
+        raise hinted(RuntimeError, f"Expected target size {list(expect)}, got {list(target.shape)}", hint)
 
 
 class NllLoss(Primitive):
@@ -444,6 +477,7 @@ class NllLoss(Primitive):
 
     @staticmethod
     def backward(ctx, grad):
+        check_alive(ctx)  # (the target is saved for backward, as in PyTorch)
         xp = _prim.array_module(grad)
         with _fp_quiet():
             coef = xp.where(ctx.valid, -ctx.w / ctx.denom if ctx.reduction != "none" else -ctx.w, 0)
@@ -497,6 +531,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if target.dtype.name not in ("int64", "uint8"):
         raise hinted(RuntimeError, f"expected target dtype to be Long or Byte, but got {target.dtype._short}",
                      "class ids for nll_loss / cross_entropy are int64: use target.long()")
+    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:  # (after the dtype, as in PyTorch)
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
     _kernels.check("nll_loss_out_frame", input.dtype, op="nll_loss")
     if weight is not None and weight.dtype is not input.dtype:
         raise hinted(RuntimeError, f"expected scalar type {input.dtype._short} but found {weight.dtype._short}",
@@ -760,6 +796,7 @@ class MultilabelMarginLoss(Primitive):
     @staticmethod
     def backward(ctx, grad):
         from .._tensor import Tensor
+        check_alive(ctx)  # (PyTorch saves the target and its mask for backward)
         slope = Tensor._make(ctx.slope, grad._device)
         if ctx.reduction == "none":
             g = grad.reshape(-1, 1)

@@ -19,12 +19,15 @@ layout when it has one, layer norm is always row-major, as PyTorch's kernels (nn
 """
 from __future__ import annotations
 
+import math
+
+from .._errors import hinted
 from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float16 / float32)
 from .._ops._prim import Primitive
 from . import _kernels
 from .._ops.pointwise import _fp_quiet
 from .._tensor import Tensor
-from ._layout import CONTIGUOUS, in_format, suggest_memory_format, to_format
+from ._layout import CONTIGUOUS, in_format, is_in_format, suggest_memory_format, to_format
 from ..autograd.grad_mode import no_grad
 
 
@@ -43,7 +46,11 @@ class Normalize(Primitive):
         if xg.dtype.itemsize == 2:  # half precision is normalised in float32, as PyTorch's kernels do
             xg = xg.astype(xp.float32)
         with _fp_quiet():  # inf / nan data give nan silently, as in PyTorch
-            if stats is None:
+            if stats is None and not xg.size:  # (NumPy warns of a mean of nothing: nan, as PyTorch's, quietly)
+                kept = {a % xg.ndim for a in axes}
+                mean = xp.full(tuple(1 if i in kept else n for i, n in enumerate(xg.shape)), xp.nan, xg.dtype)
+                rstd = mean.copy()
+            elif stats is None:
                 mean = xg.mean(axis=axes, keepdims=True)
                 rstd = 1 / xp.sqrt(((xg - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
             else:
@@ -64,6 +71,10 @@ class Normalize(Primitive):
     def backward(ctx, grad):
         x, weight = ctx.saved_tensors
         gshape, axes, wshape, eps = ctx.geom
+        if not x._data.size:  # an empty batch: no statistics, and nothing flows to the parameters
+            need = ctx.needs_input_grad
+            return (grad.reshape(x.shape), x.new_zeros(weight.shape) if len(need) > 1 and need[1] else None,
+                    x.new_zeros(ctx.bias_shape) if len(need) > 2 and need[2] else None)
         xg = x.reshape(gshape)
         if ctx.stats is None:  # recomputed with tensor ops, so second derivatives see them
             mean = xg.mean(axes, keepdim=True)
@@ -124,14 +135,20 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     """Normalise each channel (dim 1) over the batch and every other dim. Training uses the
     batch's statistics and updates running_mean / running_var (momentum: the weight of the
     new batch); eval uses the running ones."""
+    if training and input.ndim >= 2 and input.shape[0] * math.prod(input.shape[2:]) == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+    return _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def _batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps):  # noqa: A002
+    """batch_norm's kernel, as instance_norm calls it too (without the Python function's check)."""
     if input.ndim < 2:
         raise ValueError(f"expected 2D or 3D input (got {input.ndim}D input)")
     c = input.shape[1]
-    for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
-                    ("running_var", running_var)):
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                    ("bias", bias)):  # (PyTorch's order of checks)
         if t is not None and t.numel() != c:
-            raise RuntimeError(f"running_mean should contain {c} elements not {t.numel()}" if name == "running_mean"
-                               else f"{name} should contain {c} elements not {t.numel()}")
+            raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
     _check_params("batch_norm", "batch_norm", input, weight, bias, running_mean, running_var, kernel_first=True)
     axes = (0,) + tuple(range(2, input.ndim))
     wshape = _channel_shape(input)
@@ -140,11 +157,12 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     # ... which then rounds them to half unless a parameter is float32 (its "mixed" kernel)
     rounded = input.dtype.name == "float16" and not any(
         t is not None and t.dtype.name == "float32" for t in (weight, bias, running_mean, running_var))
+    if input.numel() == 0:  # (PyTorch's kernel returns a copy, scaled by the first weight and bias)
+        out = input.clone()
+        out = out if weight is None else out * weight[0]
+        return out if bias is None else out + bias[0]
     if training:
-        count = input.numel() // c if c else 0
-        if count <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
-                             f"{input.shape}")
+        count = input.numel() // c
         if running_mean is not None or running_var is not None:
             a = input._data.astype(acc, copy=False)
             with _fp_quiet():
@@ -159,9 +177,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                     rv[...] = momentum * (var * (count / (count - 1))) + (1 - momentum) * rv.astype(acc, copy=False)
         return BatchNorm.apply(input, weight, bias, gshape=input.shape, axes=axes, wshape=wshape, eps=eps,
                                fmt=suggest_memory_format(input), round_stats=rounded)
-    if running_mean is None or running_var is None:
-        raise RuntimeError("running_mean and running_var must be defined in evaluation mode (pass the running "
-                           "statistics, or training=True)")
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if t is None:
+            raise hinted(RuntimeError, f"{name} must be defined in evaluation mode",
+                         "pass the running statistics, or training=True")
     mean = running_mean._data.reshape(wshape).astype(acc)
     with _fp_quiet():
         rstd = 1 / xp.sqrt(running_var._data.reshape(wshape).astype(acc) + eps)
@@ -202,11 +221,15 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):  # noqa: A0
     if input.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
     n, c = input.shape[:2]
+    size = [n * c // num_groups, num_groups] + list(input.shape[2:])  # (PyTorch checks this list, and prints it)
+    if size[0] * math.prod(size[2:]) == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
                            f"shape {list(input.shape)} and num_groups={num_groups}")
     _check_params("GroupNormKernelImpl", "group_norm", input, weight, bias)
-    return GroupNorm.apply(input, weight, bias, gshape=(n, num_groups, -1), axes=(2,), wshape=_channel_shape(input),
+    return GroupNorm.apply(input, weight, bias, gshape=(n, num_groups, input.numel() // max(n * num_groups, 1)),
+                           axes=(2,), wshape=_channel_shape(input),
                            eps=eps, fmt=suggest_memory_format(input))
 
 
@@ -214,13 +237,15 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
                   use_input_stats=True, momentum=0.1, eps=1e-5):
     """Normalise each channel of each sample on its own (over its spatial dims): batch_norm on
     the input viewed as one sample of N*C channels, as PyTorch computes it."""
+    if use_input_stats and math.prod(input.shape[2:]) == 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size {input.shape}")
     n, c = input.shape[:2]
     flat = input.reshape((1, n * c) + tuple(input.shape[2:]))
 
     def repeat(t):
         return None if t is None else t.repeat(n)
     rm, rv = repeat(running_mean), repeat(running_var)
-    out = batch_norm(flat, rm, rv, repeat(weight), repeat(bias), use_input_stats, momentum, eps)
+    out = _batch_norm(flat, rm, rv, repeat(weight), repeat(bias), use_input_stats, momentum, eps)
     with no_grad():
         if running_mean is not None:
             running_mean.copy_(rm.reshape(n, c).mean(0))
@@ -242,7 +267,9 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):  # noqa: A002
     out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
     if weight is not None:
         out = out * weight
-    out = to_format(out, suggest_memory_format(input))  # (PyTorch's composite ends with a copy into this layout)
+    fmt = suggest_memory_format(input)  # (PyTorch's composite ends with .contiguous() in this layout)
+    if not is_in_format(out, fmt):
+        out = to_format(out, fmt)
     return out if out.dtype is input.dtype else out.to(input.dtype)  # (PyTorch's result keeps the input's dtype)
 
 

@@ -54,14 +54,44 @@ def _source(xp, n, lo, hi, mode):
     return xp.clip(i, 0, n - 1)  # replicate
 
 
+def _along(axis, start, stop):
+    """The index that takes positions start:stop of dim `axis` (all of the dims before it)."""
+    return (slice(None),) * axis + (slice(start, stop),)
+
+
+def _pad_by_slices(xp, a, sides, mode):
+    """a padded by `sides` ((axis, lo, hi), each amount >= 0) in `mode`: a is copied once into the
+    middle of the result, then the borders are filled dim after dim from slices of the result
+    itself (the values the index maps gather, in one pass over the data instead of one per dim)."""
+    shape, middle = list(a.shape), [slice(None)] * a.ndim
+    for axis, lo, hi in sides:
+        shape[axis] += lo + hi
+        middle[axis] = slice(lo, lo + a.shape[axis])
+    out = xp.empty(shape, dtype=a.dtype)
+    out[tuple(middle)] = a
+    for axis, lo, hi in sides:
+        n = a.shape[axis]
+        if mode == "circular":
+            low, high = out[_along(axis, n, n + lo)], out[_along(axis, lo, lo + hi)]
+        elif mode == "replicate":
+            low, high = out[_along(axis, lo, lo + 1)], out[_along(axis, lo + n - 1, lo + n)]
+        else:  # reflect: mirrored, without repeating the edge
+            low = xp.flip(out[_along(axis, lo + 1, 2 * lo + 1)], axis)
+            high = xp.flip(out[_along(axis, lo + n - 1 - hi, lo + n - 1)], axis)
+        out[_along(axis, 0, lo)] = low
+        out[_along(axis, lo + n, lo + n + hi)] = high
+    return out
+
+
 class IndexPad(Primitive):
     """out = x gathered along each padded dim by its index map (reflect, replicate, circular).
     backward: the adjoint, IndexPadAdd."""
     reads_input_in_backward = False
     keeps_input = False  # PyTorch's reflection / replication nodes keep the input (a second backward is refused)
+    mode = None
 
     @classmethod
-    def forward(cls, ctx, x, *, maps):
+    def forward(cls, ctx, x, *, maps, sides=None):
         xp = x._device.xp
         ctx.maps, ctx.in_shape = maps, tuple(x.shape)
         ctx.fmt = fmt = suggest_memory_format(x) if cls.keeps_input else CONTIGUOUS  # (circular: always row-major)
@@ -69,7 +99,9 @@ class IndexPad(Primitive):
             ctx.save_for_backward(x)
         else:
             ctx._keeps_values = True  # (PyTorch's circular pad, CopySlices over narrowed copies, is freed by backward)
-        out = x._data
+        if sides is not None and all(lo >= 0 and hi >= 0 for _, lo, hi in sides):
+            return in_format(_pad_by_slices(xp, x._data, sides, cls.mode), fmt, xp)
+        out = x._data  # (a negative amount crops: the index maps say what is read)
         for axis, idx in maps:
             out = xp.take(out, idx, axis=axis)
         return in_format(out, fmt, xp)
@@ -106,7 +138,7 @@ def _named(mode, nd):
     names = {"reflect": f"ReflectionPad{nd}DBackward0", "replicate": f"ReplicationPad{nd}DBackward0",
              "circular": "CopySlices", None: "IndexPadBackward0"}
     return type(names[mode].replace("Backward0", ""), (IndexPad,),
-                {"_node_name": names[mode], "keeps_input": mode in ("reflect", "replicate")})
+                {"_node_name": names[mode], "keeps_input": mode in ("reflect", "replicate"), "mode": mode})
 
 
 # one subclass per PyTorch node name (ReflectionPad2DBackward0, ...)
@@ -163,7 +195,7 @@ def pad(input, pad, mode="constant", value=None):  # noqa: A002
             raise RuntimeError(f"Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with possibly 0 batch size and "
                                f"other non-zero dimensions for input, but got: {list(input.shape)}")
     xp = input._device.xp
-    maps = []
+    maps, sides = [], []
     for i, (lo, hi) in enumerate(pairs):
         axis = input.ndim - 1 - i
         n = input.shape[axis]
@@ -180,7 +212,8 @@ def pad(input, pad, mode="constant", value=None):  # noqa: A002
         if mode == "replicate" and n == 0:
             raise RuntimeError(f"Expected input dimension {axis} to be non-empty for replication padding")
         maps.append((axis, _source(xp, n, lo, hi, mode)))
-    if mode != "circular" and input.numel():  # (PyTorch checks the shape first)
+        sides.append((axis, lo, hi))
+    if mode != "circular":  # (PyTorch checks the shape first, then the dtype, an empty batch too)
         _kernels.check(f"{'reflection' if mode == 'reflect' else 'replication'}_pad{nd}d", input.dtype,
                        _kernels.NOT_BOOL, "pad")
-    return _MODES[(mode, nd)].apply(input, maps=tuple(maps))
+    return _MODES[(mode, nd)].apply(input, maps=tuple(maps), sides=tuple(sides))

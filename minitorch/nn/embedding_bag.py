@@ -20,6 +20,7 @@ from __future__ import annotations
 import warnings
 
 from .. import _dtype, _factories
+from .._errors import hinted
 from .._ops._prim import Primitive
 from .._tensor import Tensor
 from . import _embedding, init
@@ -146,11 +147,11 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         raise ValueError("max mode does not support scaling the gradient by the frequency")
     if mode == "max" and sparse:
         raise ValueError("max mode does not support sparse weights")
-    for name, t in (("indices", input), ("offsets", offsets)):
+    for t in (input, offsets):  # (PyTorch names the offsets 'indices' too)
         if t.dtype not in (_dtype.int64, _dtype.int32):
-            raise RuntimeError(f"Expected tensor for argument #1 '{name}' to have one of the following scalar "
-                               f"types: Long, Int; but got {t.type()} instead (while checking arguments for "
-                               "embedding_bag). Token ids and offsets must be integers: convert with .long()")
+            raise hinted(RuntimeError, "Expected tensor for argument #1 'indices' to have one of the following "
+                         f"scalar types: Long, Int; but got {t.type()} instead (while checking arguments for "
+                         "embedding_bag)", "token ids and offsets must be integers: convert with .long()")
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "

@@ -24,9 +24,10 @@ from ..amp import autocast_mode as _amp  # (autocast: the ops that run in float1
 from .. import _dtype, _factories
 from .._errors import hinted
 from .._ops import reduce as _reduce
+from .._ops._prim import Primitive
 from .._tensor import Tensor, contiguous_format
 from ..autograd.grad_mode import STATE
-from . import _conv, _embedding, _fused, _grid, _kernels
+from . import _conv, _embedding, _fractional, _fused, _grid, _kernels
 from .embedding_bag import embedding_bag  # noqa: F401
 from ._embedding import EmbeddingLookup
 from ._layout import CHANNELS_LAST, suggest_memory_format
@@ -37,7 +38,7 @@ from ._loss import (_check_reduction, _class_dim, _reduce_loss, binary_cross_ent
                     poisson_nll_loss, smooth_l1_loss, soft_margin_loss, triplet_margin_loss,
                     triplet_margin_with_distance_loss)
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
-from ._activation import threshold as _threshold
+from ._activation import threshold as _threshold, rrelu_with_generator as _rrelu_with_generator
 from ._activation import (celu, elu, gelu, glu, hardshrink, hardsigmoid, hardswish, hardtanh, leaky_relu,  # noqa: F401
                           logsigmoid, mish, prelu, relu6, rrelu, selu, silu, softplus, softshrink, softsign,
                           tanhshrink, threshold)
@@ -79,42 +80,70 @@ def linear(input, weight, bias=None):  # noqa: A002
     if input.ndim == 0 or weight.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.ndim}D and "
                            f"{weight.ndim}D")
-    if input.dtype is weight.dtype and input.numel() and weight.numel():  # (PyTorch skips the kernel when empty)
-        _kernels.check("addmm_impl_cpu_", input.dtype, _kernels.NOT_BOOL, "linear")
     if _fused.linear_fits(input, weight, bias):
         return _fused.linear(input, weight, bias)
-    folded = input.ndim == 2 or input.is_contiguous()  # (PyTorch's addmm path: see below)
-    if (bias is not None and folded and input.dtype is weight.dtype and bias.dtype is not weight.dtype
-            and bias.ndim == 1):
-        raise hinted(RuntimeError, f"self and mat2 must have the same dtype, but got {bias.dtype._short} and "
-                     f"{weight.dtype._short}", f"the bias is {bias.dtype.name}, the weight {weight.dtype.name}: "
-                     "convert the bias, e.g. b.to(weight.dtype)")
-    if bias is not None and bias.ndim == 1 and input.ndim != 2 and input.is_contiguous() and weight.ndim == 2:
-        # PyTorch flattens a contiguous input to a matrix for one addmm, and views the result back
-        rows = math.prod(input.shape[:-1])
-        flat = input.reshape(rows, input.shape[-1])
-        if _fused.linear_fits(flat, weight, bias):
-            out = _fused.linear(flat, weight, bias)
-            return out.view(*input.shape[:-1], out.shape[-1])
-    if bias is not None and input.dtype is not weight.dtype and (input.ndim <= 2 or input.is_contiguous()):
-        # PyTorch folds this case into one addmm, and words its error so
-        raise hinted(RuntimeError, f"mat1 and mat2 must have the same dtype, but got {input.dtype._short} and "
-                     f"{weight.dtype._short}", f"the input is {input.dtype.name}, the weight {weight.dtype.name}: "
-                     "convert the input, e.g. x.to(weight.dtype)")
+    if bias is not None and (input.ndim == 2 or (_bias_fusable(bias) and input.is_contiguous())):
+        # PyTorch's one addmm over the rows of the input (flattened to a matrix first), viewed back
+        from .._ops.blas import addmm
+        rows = input if input.ndim == 2 else input.view(math.prod(input.shape[:-1]), input.shape[-1])
+        out = _fused.linear(rows, weight, bias) if _fused.linear_fits(rows, weight, bias) else addmm(bias, rows, weight.t())
+        return out if input.ndim == 2 else out.view(*input.shape[:-1], out.shape[1])
     out = input.matmul(weight.t())
     return out if bias is None else out.add_(bias)  # (in place, as PyTorch: the result keeps out's dtype)
 
 
+def _bias_fusable(bias):
+    """PyTorch adds a bias of one non-trivial dim (contiguous) inside its addmm, any other after the product."""
+    return (bias.ndim == 1 or sum(n != 1 for n in bias.shape) == 1) and bias.is_contiguous()
+
+
 def bilinear(input1, input2, weight, bias=None):
-    """y_k = x1^T W_k x2 + b_k, for x1 (*, in1), x2 (*, in2) and W of shape (out, in1, in2)."""
+    """y_k = x1^T W_k x2 + b_k, for x1 (*, in1), x2 (*, in2) and W of shape (out, in1, in2).
+    As PyTorch: the inputs flattened to rows, the product of each row pair, viewed back."""
     if len({t.dtype for t in (input1, input2, weight, bias) if t is not None}) > 1:
-        raise RuntimeError(f"All tensors must have the same dtype, got input1: {input1.dtype.name}, input2: "
-                           f"{input2.dtype.name}, weight: {weight.dtype.name}" +
-                           ("" if bias is None else f", bias: {bias.dtype.name}"))
+        names = [f"{n}: {_dtype.CPP_NAME[t.dtype.name]}" for n, t in
+                 (("input1", input1), ("input2", input2), ("weight", weight), ("bias", bias)) if t is not None]
+        raise RuntimeError(f"All tensors must have the same dtype, got {', '.join(names)}")
+    if input1.ndim != input2.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}")
+    for i in range(input1.ndim - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: got {input1.shape[i]} "
+                               f"and {input2.shape[i]}")
+    for name, x, d in (("input1", input1, 1), ("input2", input2, 2)):
+        if x.shape[-1] != weight.shape[d]:
+            raise RuntimeError(f"bilinear(): {name} size does not match weight size: got {x.shape[-1]} but expected "
+                               f"{weight.shape[d]}")
+    if bias is not None and bias.shape[0] != weight.shape[0]:
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias.shape[0]} but expected "
+                           f"{weight.shape[0]}")
     _kernels.check("bmm", input1.dtype, _kernels.NOT_BOOL, "bilinear")
-    out = ((input1.unsqueeze(-2).unsqueeze(-2) @ weight) @ input2.unsqueeze(-2).unsqueeze(-1))
-    out = out.squeeze(-1).squeeze(-1)  # (*, out)
+    x1, x2 = input1.reshape(-1, input1.shape[-1]), input2.reshape(-1, input2.shape[-1])
+    out = Trilinear.apply(x1, weight, x2)  # (rows, out)
+    out = out.reshape(*input1.shape[:-1], weight.shape[0])
     return out if bias is None else out + bias
+
+
+class Trilinear(Primitive):
+    """PyTorch's _trilinear as bilinear uses it: out[n, k] = sum_ij x1[n, i] W[k, i, j] x2[n, j]
+    (TrilinearBackward0); each gradient the same sum with that operand left out."""
+    _node_name = "TrilinearBackward0"
+
+    @staticmethod
+    def forward(ctx, x1, w, x2):
+        ctx.save_for_backward(x1, w, x2)
+        xp, dt = x1._device.xp, x1._data.dtype
+        acc = xp.float32 if dt == xp.float16 else dt  # (half accumulates in float, as PyTorch's bmm)
+        return xp.einsum("ni,kij,nj->nk", *(t._data.astype(acc, copy=False) for t in (x1, w, x2))).astype(dt)
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .._ops.einsum import einsum
+        x1, w, x2 = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        return (einsum("nk,kij,nj->ni", grad, w, x2) if need[0] else None,
+                einsum("nk,ni,nj->kij", grad, x1, x2) if need[1] else None,
+                einsum("nk,kij,ni->nj", grad, w, x1) if need[2] else None)
 
 
 def _batchify(input, op, dims=4):
@@ -129,10 +158,14 @@ def _batchify(input, op, dims=4):
 
 # ---- convolution -----------------------------------------------------------------------------
 
-def _check_conv(x, weight, bias, nd, groups, op, transposed=False, stride=1):
-    """PyTorch's checks and messages for a convolution's operands (x already batched)."""
+def _check_conv(x, weight, bias, nd, groups, op, transposed=False, stride=1, padded=False):
+    """PyTorch's checks and messages for a convolution's operands (x already batched; `padded`: by
+    padding='same', which PyTorch does first when the padding is uneven, then convolves)."""
     kernel = "slow_conv3d_cpu" if nd == 3 else "slow_conv2d_cpu"
-    if transposed:
+    empty = x.numel() == 0  # (PyTorch computes an empty input without its kernels: no dtype checks there)
+    if empty:
+        pass
+    elif transposed:
         _kernels.check(f"slow_conv_transpose{max(nd, 2)}d_out_cpu", x.dtype, _kernels.FLOAT_OR_LONG, op)
     else:
         _kernels.check(kernel, x.dtype, _kernels.NOT_BOOL, op)
@@ -144,17 +177,16 @@ def _check_conv(x, weight, bias, nd, groups, op, transposed=False, stride=1):
                      f"stride={list(_ntuple(stride, nd, 'stride'))}",
                      f"{op}: expected a {nd + 2}-D weight (out_channels, in_channels/groups, kernel size), got "
                      f"shape {list(weight.shape)}")
-    if x.dtype is not weight.dtype or (bias is not None and bias.dtype is not weight.dtype):
-        other = bias if x.dtype is weight.dtype else x
-        raise RuntimeError(f"Input type ({_type(x)}) and weight type ({_type(weight)}) should be the same"
-                           + ("" if other is x else f" (and bias type {_type(bias)})")
-                           + " (convert one, e.g. x = x.to(weight.dtype), or model.double())")
+    _check_conv_dtypes(x, weight, bias, transposed, padded, empty)
     if x._device != weight._device:
         raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
                            f"{x.device} and {weight.device}! (in {op}: move the input with x.to(device))")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     if transposed:
+        if weight.shape[0] < groups:
+            raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but "
+                               f"got weight of size {list(weight.shape)} instead")
         if x.shape[1] != weight.shape[0]:
             raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected input"
                                f"{list(x.shape)} to have {weight.shape[0]} channels, but got {x.shape[1]} channels "
@@ -162,6 +194,7 @@ def _check_conv(x, weight, bias, nd, groups, op, transposed=False, stride=1):
         if weight.shape[0] % groups:
             raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
                                f"but got weight of size [{list(weight.shape)}] instead")
+        _check_bias_shape(bias, weight, weight.shape[1] * groups, "transposed=1, ")
         return
     if weight.shape[0] % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
@@ -170,6 +203,39 @@ def _check_conv(x, weight, bias, nd, groups, op, transposed=False, stride=1):
         raise RuntimeError(
             f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{list(x.shape)} to have "
             f"{weight.shape[1] * groups} channels, but got {x.shape[1]} channels instead")
+    _check_bias_shape(bias, weight, weight.shape[0], "")
+
+
+def _check_bias_shape(bias, weight, n, given):
+    if bias is not None and (bias.ndim != 1 or bias.shape[0] != n):
+        raise RuntimeError(f"Given {given}weight of size {list(weight.shape)}, expected bias to be 1-dimensional with "
+                           f"{n} elements, but got bias of size {list(bias.shape)} instead")
+
+
+def _check_conv_dtypes(x, weight, bias, transposed, padded, empty):
+    """PyTorch's dtype checks, in its words, which depend on the path: a bias of another dtype than
+    the input is refused first by a direct convolution; the kernels then want the weight's dtype
+    (half, which goes to the MKLDNN check, the bias's too); an uneven padding='same' and the
+    transposed convolution accept another bias (it is cast, where it can be)."""
+    hint = "convert one, e.g. x = x.to(weight.dtype), or model.double()"
+    if bias is not None and bias.dtype is not x.dtype and not (transposed or padded):
+        raise hinted(RuntimeError, f"Input type ({_dtype.CPP_NAME[x.dtype.name]}) and bias type "
+                     f"({_dtype.CPP_NAME[bias.dtype.name]}) should be the same", "convert the bias, e.g. b.to(x.dtype)")
+    if empty:  # (an empty batch reaches no kernel)
+        return
+    half = x.dtype is _dtype.float16
+    if weight.dtype is not x.dtype:
+        if half:
+            raise hinted(RuntimeError, f"Input type ({_type(x)}) and weight type ({_type(weight)}) should be the same "
+                         "or input should be a MKLDNN tensor and weight is a dense tensor", hint)
+        raise hinted(RuntimeError, f"expected scalar type {x.dtype._short} but found {weight.dtype._short}", hint)
+    if bias is not None and bias.dtype is not x.dtype:
+        if half:
+            raise hinted(RuntimeError, f"Input type ({_type(x)}) and bias type ({_type(bias)}) should be the same or "
+                         "input should be a MKLDNN tensor and bias is a dense tensor", hint)
+        if transposed and not _dtype.can_cast(bias.dtype, x.dtype):  # (added in place to the result)
+            raise RuntimeError(f"result type {bias.dtype._short} can't be cast to the desired output type "
+                               f"{x.dtype._short}")
 
 
 def _same_padding(x, k, stride, dilation):
@@ -190,18 +256,26 @@ def _same_padding(x, k, stride, dilation):
 
 def _convolution(input, weight, bias, stride, padding, dilation, groups, nd, op):  # noqa: A002
     x, unbatched = _batchify(input, op, nd + 2)
-    _check_conv(x, weight, bias, nd, groups, op, stride=stride)
+    padded = False
+    if isinstance(padding, str) and padding not in ("valid", "same"):
+        raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
+    if padding == "same" and weight.ndim == nd + 2 and groups > 0:
+        # PyTorch pads first (an uneven padding, with its warning), then convolves the padded input
+        st, dl = _ntuple(stride, nd, "stride"), _ntuple(dilation, nd, "dilation")
+        size = x.shape
+        x, padding = _same_padding(x, tuple(weight.shape[2:]), st, dl)
+        padded = x.shape != size
+    _check_conv(x, weight, bias, nd, groups, op, stride=stride, padded=padded)
     stride, dilation = _ntuple(stride, nd, "stride"), _ntuple(dilation, nd, "dilation")
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
     k = tuple(weight.shape[2:])
-    if isinstance(padding, str):
-        if padding == "valid":
-            padding = (0,) * nd
-        elif padding == "same":
-            x, padding = _same_padding(x, k, stride, dilation)
-        else:
-            raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
+    if padding == "valid":
+        padding = (0,) * nd
+    elif padding == "same":  # (a weight or groups _check_conv refuses)
+        x, padding = _same_padding(x, k, stride, dilation)
+    if bias is not None and bias.dtype is not x.dtype:  # (accepted: cast)
+        bias = bias.to(x.dtype)
     padding = _ntuple(padding, nd, "padding")
     if any(p < 0 for p in padding):
         raise RuntimeError("negative padding is not supported")
@@ -210,10 +284,24 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, nd, op)
     if any(p < e for p, e in zip(padded, eff)):
         raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
                            f"({' x '.join(map(str, eff))}). Kernel size can't be greater than actual input size")
+    if x.shape[0] and x.shape[1] and 0 in x.shape[2:]:  # (once the padded size is known to fit the kernel)
+        raise RuntimeError(f"Only zero batch or zero channel inputs are supported, but got input shape: "
+                           f"{list(x.shape[:2]) + [1] * (nd == 1) + list(x.shape[2:])}")
+    if x.numel() == 0:  # an empty batch: (0, out channels, ...); no input channels: (N, 0, ...), as PyTorch
+        size = [(p - e) // s + 1 for p, e, s in zip(padded, eff, stride)]
+        out = _empty_convolution(x, weight, bias, (x.shape[0], weight.shape[0] if x.shape[0] == 0 else 0, *size))
+        return out.squeeze(0) if unbatched else out
     if nd == 1:  # computed as a one-row image
         stride, padding, dilation = (1,) + stride, (0,) + padding, (1,) + dilation
     out = _conv.Conv2d.apply(x, weight, bias, stride=stride, padding=padding, dilation=dilation, groups=groups)
     return out.squeeze(0) if unbatched else out
+
+
+def _empty_convolution(x, weight, bias, shape):
+    """PyTorch's convolution of an empty batch: x * weight[0] (so its dtype), shaped as the output."""
+    from .._ops.common import result_dtype
+    dtype = result_dtype(x, Tensor._make(weight._device.xp.zeros((), dtype=weight.dtype.np), weight._device))
+    return _conv.EmptyConvolution.apply(x, weight, bias, shape=tuple(shape), dtype=dtype)
 
 
 @_amp.lower_precision
@@ -252,11 +340,19 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
                            + " ".join(f"output_padding_{n}: {v}" for n, v in zip(names, output_padding)) + " "
                            + " ".join(f"stride_{n}: {v}" for n, v in zip(names, stride)) + " "
                            + " ".join(f"dilation_{n}: {v}" for n, v in zip(names, dilation)))
+    if x.shape[0] and x.shape[1] and 0 in x.shape[2:]:  # (PyTorch's kernel views a 1-D signal as a one-row image)
+        shape = list(x.shape[:2]) + [1] * (nd == 1) + list(x.shape[2:])
+        raise RuntimeError(f"Only zero batch or zero channel inputs are supported, but got input shape: {shape}")
     out_size = [(n - 1) * s - 2 * p + d * (kk - 1) + o + 1 for n, s, p, d, kk, o in
                 zip(x.shape[2:], stride, padding, dilation, weight.shape[2:], output_padding)]
-    if any(o <= 0 for o in out_size):
+    if any(o <= 0 for o in out_size) and x.shape[0]:  # (an empty batch is not checked)
         raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, x.shape[2:]))}). Calculated output "
                            f"size per channel: ({' x '.join(map(str, out_size))}). Output size is too small")
+    if x.shape[0] == 0:
+        out = _empty_convolution(x, weight, bias, (x.shape[0], weight.shape[1] * groups, *out_size))
+        return out.squeeze(0) if unbatched else out
+    if bias is not None and bias.dtype is not x.dtype:  # (accepted: cast)
+        bias = bias.to(x.dtype)
     if nd == 1:
         stride, padding, dilation, output_padding = ((1,) + stride, (0,) + padding, (1,) + dilation,
                                                      (0,) + output_padding)
@@ -340,9 +436,10 @@ def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, op, nd=
         if p[i] * 2 > k[i]:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
                                f"kernel_size={k[i]} and dilation={d[i]}")
-    if nd == 3 and (input.ndim not in (4, 5) or input.numel() == 0):
+    if nd == 3 and input.ndim not in (4, 5):
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
     x, unbatched = _batchify(input, op, nd + 2)
+    _nonempty_planes(input, nd, op)
     sizes = [_conv.pool_size(x.shape[2 + i], k[i], s[i], p[i], d[i], ceil_mode) for i in range(nd)]
     if any(o <= 0 for o, _ in sizes):
         if op == "avg_pool3d":  # (PyTorch's 3-D average pooling words it so)
@@ -353,6 +450,19 @@ def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, op, nd=
                            "Output size is too small")
     pads = tuple(v for i in range(nd) for v in (p[i], p[i] + sizes[i][1]))
     return x, unbatched, k, s, pads, d, tuple(o for o, _ in sizes)
+
+
+def _nonempty_planes(input, nd, op, name=None):  # noqa: A002
+    """PyTorch's pooling takes an empty batch, but no empty channel or spatial dim: its errors."""
+    first = 0 if input.ndim == nd + 1 else 1
+    if all(input.shape[first:]):
+        return
+    if nd == 3:  # (PyTorch's 3-D kernels always name non-batch dimension 0)
+        raise RuntimeError(f"{'max_pool3d_with_indices_out_cpu_template' if op.startswith('max') else op}(): Expected "
+                           f"input's non-batch dimensions to have positive length, but input has a shape of "
+                           f"{list(input.shape)} and non-batch dimension 0 has length zero!")
+    raise RuntimeError(f"{name + ': ' if name else ''}Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with optional 0 "
+                       f"dim batch size for input, but got:{list(input.shape)}")
 
 
 def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, nd):  # noqa: A002
@@ -444,6 +554,8 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                return_indices=False):
     s = _single(stride)
     if not return_indices:  # (with indices PyTorch runs the 2-D kernel, which takes integers too)
+        if input.ndim in (2, 3):
+            _nonempty_planes(input, 1, "max_pool1d", "max_pool1d")
         _kernels.check("max_pool1d_impl", input.dtype)
     out = max_pool2d(_one_row(input, "max_pool1d"), (1, _ntuple(kernel_size, 1)[0]),
                      None if s is None else (1, _ntuple(s, 1)[0]), (0, _ntuple(padding, 1)[0]),
@@ -492,15 +604,21 @@ def _adaptive_size(x, output_size, nd):
     return tuple(x.shape[-nd + i] if v is None else int(v) for i, v in enumerate(size))
 
 
-def _adaptive_input(input, nd, op):  # noqa: A002
-    if input.ndim not in (nd + 1, nd + 2) or any(n == 0 for n in input.shape[-nd:]):
+def _adaptive_input(input, nd, op, dims=None):  # noqa: A002
+    """PyTorch's checks of an adaptive pooling's input: its dims, and no empty one among `dims` (the
+    spatial ones; max pooling checks every dim after the first)."""
+    if input.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"{op}(): Expected {nd + 1}D or {nd + 2}D tensor, but got {list(input.shape)}")
+    for i in range(input.ndim - nd, input.ndim) if dims is None else dims:
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{op}(): Expected input to have non-zero size for non-batch dimensions, but input has "
+                               f"sizes {list(input.shape)} with dimension {i} being empty")
 
 
 def adaptive_avg_pool2d(input, output_size):  # noqa: A002
     """Average pooling to a fixed output size: the windows are sized to fit (PyTorch's
     [floor(i*H/oh), ceil((i+1)*H/oh)) bounds)."""
-    _adaptive_input(input, 2, "adaptive_avg_pool2d")
+    _adaptive_input(input, 2, "adaptive_avg_pool2d", ())
     size = _adaptive_size(input, output_size, 2)
     if size == (1, 1):  # PyTorch takes the mean here (MeanBackward1)
         out = input.mean((-1, -2), keepdim=True)
@@ -508,12 +626,13 @@ def adaptive_avg_pool2d(input, output_size):  # noqa: A002
             n, c = input.shape[:2]
             out.as_strided_((n, c, 1, 1), (c, 1, c, c))
         return out
+    _adaptive_input(input, 2, "adaptive_avg_pool2d")
     _kernels.check("adaptive_avg_pool2d", input.dtype)
     return _conv.AdaptiveAvgPool2d.apply(input, out_hw=size)
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):  # noqa: A002
-    _adaptive_input(input, 2, "adaptive_max_pool2d")
+    _adaptive_input(input, 2, "adaptive_max_pool2d", range(1, input.ndim))
     _kernels.check("adaptive_max_pool2d", input.dtype)
     out, idx = _conv.AdaptiveMaxPool2d.apply(input, out_hw=_adaptive_size(input, output_size, 2))
     return (out, idx) if return_indices else out
@@ -522,7 +641,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):  # noqa: A002
 @_amp.float32_cpu
 def adaptive_avg_pool3d(input, output_size):  # noqa: A002
     """Average pooling of a volume to a fixed (D', H', W'), the windows sized to fit."""
-    _adaptive_input(input, 3, "adaptive_avg_pool3d")
+    _adaptive_input(input, 3, "adaptive_avg_pool3d", ())
     size = _adaptive_size(input, output_size, 3)
     if size == (1, 1, 1):  # PyTorch takes the mean here (MeanBackward1)
         out = input.mean((-1, -2, -3), keepdim=True)
@@ -530,17 +649,159 @@ def adaptive_avg_pool3d(input, output_size):  # noqa: A002
             n, c = input.shape[:2]
             out.as_strided_((n, c, 1, 1, 1), (c, 1, c, c, c))
         return out
+    _adaptive_input(input, 3, "adaptive_avg_pool3d")
     _kernels.check("adaptive_avg_pool3d_cpu", input.dtype)
     return _conv.AdaptiveAvgPool3d.apply(input, out_hw=size)
 
 
 @_amp.float32_cpu
 def adaptive_max_pool3d(input, output_size, return_indices=False):  # noqa: A002
-    if input.ndim not in (4, 5) or any(n == 0 for n in input.shape[-3:]):
+    if input.ndim not in (4, 5):
         raise RuntimeError(f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: {list(input.shape)}")
+    _adaptive_input(input, 3, "adaptive_max_pool3d", range(1, input.ndim))
     _kernels.check("adaptive_max_pool3d_cpu", input.dtype)
     out, idx = _conv.AdaptiveMaxPool3d.apply(input, out_hw=_adaptive_size(input, output_size, 3))
     return (out, idx) if return_indices else out
+
+
+# ---- a classifier's last layer and its loss in one call ----------------------------------------
+
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction="mean",  # noqa: A002
+                         ignore_index=None, label_smoothing=0.0, options=None):
+    """cross_entropy(linear(input, linear_weight, linear_bias), target). linear_weight is
+    (C, in_features), or (C, d1, ..., dK, in_features) for a K-dimensional loss. PyTorch computes
+    it in batch chunks when `options` is given (to save memory); minitorch checks the options and
+    computes it as without them (README: "Differences from PyTorch")."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}")
+    num_batches, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions (in_features), "
+                           f"got {input.shape[-1]} and {linear_weight.shape[-1]}, respectively")
+    num_classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (num_classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(num_classes, *out_features)}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if out_features and not num_batches:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires"
+                           f" batched input, (N, {in_features}), got unbatched input with shape {tuple(input.shape)}")
+    logits_shape = (*num_batches, num_classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:  # (target: class probabilities)
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    ignore_index = ignore_index if ignore_index is not None else -100
+    if options is not None and (out_features or reduction not in {"mean", "sum", "none"} or label_smoothing != 0.0
+                                or target.dtype != _dtype.int64):
+        warnings.warn("linear_cross_entropy: ``options`` ignored; chunked path needs reduction in {'mean','sum',"
+                      "'none'}, label_smoothing == 0, target.dtype == int64, out_features == (). Got "
+                      f"reduction={reduction!r}, label_smoothing={label_smoothing}, target.dtype={target.dtype}, "
+                      f"out_features={out_features}, tracing=False, linear_bias.shape="
+                      f"{tuple(linear_bias.shape) if linear_bias is not None else None}.", stacklevel=2)
+    if out_features:  # (one matrix product for every position, then the logits in their K-dim shape)
+        linear_weight = linear_weight.reshape(math.prod(out_features, start=num_classes), in_features)
+        if linear_bias is not None:
+            linear_bias = linear_bias.reshape(math.prod(out_features, start=num_classes))
+    logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction, ignore_index=ignore_index,
+                         label_smoothing=label_smoothing)
+
+
+# ---- fractional max pooling: random, non-integer strides (nn/_fractional.py) -----------------
+
+def _fractional_max_pool(input, kernel_size, output_size, output_ratio, samples, nd):  # noqa: A002
+    """PyTorch's Python half: the output size (from output_ratio if not given) and one sample per
+    plane and dim, drawn with torch.rand in the input's dtype."""
+    op = f"fractional_max_pool{nd}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{op} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if nd == 2 and len(output_ratio) > 2:
+            raise ValueError(f"{op} requires output_ratio to either be a single Int or tuple of Ints.")
+        ratio = tuple(output_ratio) if isinstance(output_ratio, (tuple, list)) else (output_ratio,) * nd
+        output_size = [int(input.size(q - nd) * ratio[q]) for q in range(nd)]
+    if samples is None:
+        n_batch = 1 if input.dim() == nd + 1 else input.size(0)
+        samples = _factories.rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype, device=input.device)
+    return _fractional_max_pool_kernel(input, kernel_size, output_size, samples, nd)
+
+
+@_amp.float32_cpu
+def _fractional_max_pool_kernel(input, kernel_size, output_size, samples, nd):  # noqa: A002
+    """PyTorch's kernel half: its checks, in its order, then the pooling."""
+    op = f"fractional_max_pool{nd}d"
+    name = op + ("_out" if nd == 3 else "")  # (the 3-D kernel's messages name it so)
+    k = _int_tuple(kernel_size, nd, op, "kernel_size", 2)
+    out = _int_tuple(output_size, nd, op, "output_size", 3)
+    ints = "tuple of three Ints" if nd == 3 else "tuple of Ints"
+    if len(k) != nd:
+        raise RuntimeError(f"{op}: kernel_size must either be a single Int or {ints}")
+    if len(out) != nd:
+        raise RuntimeError(f"{op}: output_size must either be a single Int or {ints}")
+    if input.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: {list(input.shape)}")
+    for d in range(input.ndim - nd - 1, input.ndim):
+        if input.shape[d] == 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but got"
+                               f"{list(input.shape)} with dimension {d} being empty.")
+    size = input.shape[-nd:]
+    names = ("height", "width") if nd == 2 else ("time", "height", "width")
+    for q in ((0, 1) if nd == 2 else (0, 2, 1)):  # (the 3-D kernel checks the width before the height)
+        if (out[q] + k[q] - 1 > size[q]) if nd == 2 else (out[q] + k[q] - 1 >= size[q]):
+            raise RuntimeError(f"{name}(): pool {names[q]} {k[q]} too large relative to input {names[q]} {size[q]}")
+    if samples.dtype is not input.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.ndim != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.ndim}")
+    batch = 1 if input.ndim == nd + 1 else input.shape[0]
+    if samples.shape[0] < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.shape[1] != input.shape[-nd - 1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.shape[2] != nd:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {nd}; got {samples.shape[2]}.")
+    if min(out) < 0:
+        shape = list(input.shape[:-nd]) + list(out)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(out)}: {shape}")
+    _kernels.check(f"{op}_out_frame", input.dtype)
+    pool = _fractional.FractionalMaxPool3d if nd == 3 else _fractional.FractionalMaxPool2d
+    return pool.apply(input, kernel=k, out_size=out, samples=samples._data)
+
+
+def _int_tuple(v, n, op, name, position):
+    """An int[n] argument as PyTorch's argument parser reads it: one int for all n dims, or a
+    sequence of ints (of any length: the kernel checks it)."""
+    if isinstance(v, (tuple, list)):
+        return _factories.int_list((tuple(v),), op, name, position)
+    return _factories.int_list((v,), op, name, position) * n
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,  # noqa: A002
+                                       return_indices=False, _random_samples=None):
+    """fractional_max_pool2d's maxima and their indices, always both (return_indices is ignored)."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples, 2)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,  # noqa: A002
+                          _random_samples=None):
+    """The maximum of kernel_size windows whose starts step by a random, fractional stride, to an
+    output of output_size (or output_ratio times the input's size). The windows are drawn with
+    torch.rand, one sample per (batch, channel) plane and dim, unless _random_samples gives them."""
+    out = _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples, 2)
+    return out if return_indices else out[0]
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,  # noqa: A002
+                                       return_indices=False, _random_samples=None):
+    """fractional_max_pool3d's maxima and their indices, always both (return_indices is ignored)."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples, 3)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,  # noqa: A002
+                          _random_samples=None):
+    """fractional_max_pool2d of (N, C, T, H, W) volumes: one sample per plane for each of T, H, W."""
+    out = _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples, 3)
+    return out if return_indices else out[0]
 
 
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):  # noqa: A002
@@ -565,6 +826,7 @@ def adaptive_avg_pool1d(input, output_size):  # noqa: A002
 def adaptive_max_pool1d(input, output_size, return_indices=False):  # noqa: A002
     if input.ndim not in (2, 3):
         raise RuntimeError(f"adaptive_max_pool1d(): Expected 2D or 3D tensor, but got {list(input.shape)}")
+    _adaptive_input(input, 1, "adaptive_max_pool1d", range(1, input.ndim))
     out, idx = adaptive_max_pool2d(input.unsqueeze(-2), (1, _ntuple(output_size, 1)[0]), return_indices=True)
     return (out.squeeze(-2), idx.squeeze(-2)) if return_indices else out.squeeze(-2)
 
@@ -660,10 +922,9 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     if not isinstance(input, Tensor):
         raise TypeError(f"embedding(): argument 'input' must be Tensor, not {type(input).__name__}")
     if input.dtype not in (_dtype.int64, _dtype.int32):
-        raise RuntimeError(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
-            f"but got {_type(input)} instead (while checking arguments for embedding). Token ids must be "
-            "integers: convert with ids.long()")
+        raise hinted(RuntimeError, "Expected tensor for argument #1 'indices' to have one of the following scalar "
+                     f"types: Long, Int; but got {_type(input)} instead (while checking arguments for embedding)",
+                     "token ids must be integers: convert with ids.long()")
     num = weight.shape[0]
     if padding_idx is not None:
         if not -num <= padding_idx < num:
@@ -679,7 +940,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
                      f"embedding has {num} rows, got id {bad}: ids must be in [0, {num - 1}]")
     if max_norm is not None:
         _embedding.renorm_(weight, ids, max_norm, norm_type)
-    return EmbeddingLookup.apply(weight, ids=ids, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
+    return EmbeddingLookup.apply(weight, ids=ids, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq,
+                                 indices=input)
 
 
 # ---- activations -------------------------------------------------------------------------------
@@ -718,8 +980,8 @@ def threshold_(input, threshold, value):  # noqa: A002
     return _threshold(input, threshold, value, inplace=True)
 
 
-def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):  # noqa: A002
-    return rrelu(input, lower, upper, training, inplace=True)
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):  # noqa: A002
+    return _rrelu_with_generator(input, lower, upper, training, True, generator)
 
 
 def sigmoid(input):  # noqa: A002
@@ -738,15 +1000,15 @@ def _softmax_dim(name, ndim, dim):
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input, dim=None, dtype=None):  # noqa: A002
+def softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002  (PyTorch's order: its warning's depth)
     return _reduce.softmax(input, _softmax_dim("softmax", input.ndim, dim), dtype)
 
 
-def log_softmax(input, dim=None, dtype=None):  # noqa: A002
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002  (PyTorch's order: its warning's depth)
     return _reduce.log_softmax(input, _softmax_dim("log_softmax", input.ndim, dim), dtype)
 
 
-def softmin(input, dim=None, dtype=None):  # noqa: A002
+def softmin(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002  (PyTorch's order: its warning's depth)
     return _reduce.softmax(-input, _softmax_dim("softmin", input.ndim, dim), dtype)
 
 
@@ -769,6 +1031,10 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
 def channel_shuffle(input, groups):  # noqa: A002
     """Regroup the channels of (N, C, *) as ShuffleNet does between grouped convolutions: split
     them into `groups` groups and interleave the groups (channel g*C/G + k goes to k*G + g)."""
+    return _conv.ChannelShuffle.apply(input, groups=_shuffle_groups(input, groups))
+
+
+def _shuffle_groups(input, groups):  # noqa: A002
     if input.ndim <= 2:
         raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes "
                            f"{list(input.shape)}")
@@ -777,7 +1043,21 @@ def channel_shuffle(input, groups):  # noqa: A002
     if input.shape[1] % groups:
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {input.shape[1]} channels and "
                            f"{groups} groups.")
-    return _conv.ChannelShuffle.apply(input, groups=int(groups))
+    return int(groups)
+
+
+class _NativeChannelShuffle(_conv.ChannelShuffle):
+    """The kernel under channel_shuffle, which PyTorch records without a derivative: backward says so."""
+    _node_name = "NotImplemented"
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::native_channel_shuffle is not implemented")
+
+
+def native_channel_shuffle(input, groups):  # noqa: A002
+    """channel_shuffle's result, from the kernel PyTorch exports under this name (no gradient)."""
+    return _NativeChannelShuffle.apply(input, groups=_shuffle_groups(input, groups))
 
 
 def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
@@ -787,7 +1067,7 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if p != p:  # NaN passes the check above; PyTorch's kernel then refuses it
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0:
+    if not training or p == 0.0 or not input.numel():  # (the input itself, as PyTorch's kernel returns it)
         return input
     if p == 1.0:  # zero in the input's dtype (NaN * 0 stays NaN, as in PyTorch)
         zero = input.new_zeros(())
@@ -798,52 +1078,74 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
     return input.mul_(mask) if inplace else input * mask
 
 
-def _feature_dropout(input, p, training, inplace, batched_ndim, op):  # noqa: A002
-    """Zero whole channels (every value of a channel of a sample) with probability p."""
+def _feature_dropout(input, p, training, inplace, op, unbatched):  # noqa: A002
+    """Zero whole channels (dim 1: every value of a channel of a sample) with probability p, as
+    PyTorch's feature_dropout; an `unbatched` input is given a batch dim for it (and loses it after)."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if input.ndim not in (batched_ndim - 1, batched_ndim):
-        raise RuntimeError(f"{op}: Expected {batched_ndim - 1}D or {batched_ndim}D input, but received a "
-                           f"{input.ndim}D input")
-    if not training or p == 0.0:
-        return input
-    if p != 1.0:
-        _kernels.cast_to(_dtype.float32, input.dtype, op)  # the mask is scaled by 1 / (1 - p)
-    x = input if input.ndim == batched_ndim else input.unsqueeze(0)
-    if p == 1.0:
-        mask = x.new_zeros(x.shape[:2] + (1,) * (x.ndim - 2))
+    x = (input.unsqueeze_(0) if inplace else input.unsqueeze(0)) if unbatched else input
+    if p != p:  # NaN passes the check above; PyTorch's kernel then refuses it
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0 or not x.numel():
+        out = x  # (the input itself, as PyTorch's kernel returns it)
+    elif p == 1.0:  # zero in the input's dtype (NaN * 0 stays NaN, as in PyTorch)
+        zero = x.new_zeros(())
+        out = x.mul_(zero) if inplace else x * zero
     else:
+        if x.ndim < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        _kernels.cast_to(_dtype.float32, x.dtype, op)  # the mask is scaled by 1 / (1 - p)
         from .._random_fill import dropout_noise
         mask = dropout_noise(x, 1.0 - p, x.shape[:2] + (1,) * (x.ndim - 2))
-    if input.ndim != batched_ndim:
-        mask = mask.squeeze(0)
-    return input.mul_(mask) if inplace else input * mask
+        out = x.mul_(mask) if inplace else x * mask
+    return (out.squeeze_(0) if inplace else out.squeeze(0)) if unbatched else out
+
+
+def _odd_dims_warning(op, ndim, spatial):
+    warnings.warn(f"{op}: Received a {ndim}-D input to {op}, which is deprecated and will result in an error in a "
+                  f"future release. To retain the behavior and silence this warning, please use dropout instead. "
+                  f"Note that {op} exists to provide channel-wise dropout on inputs with {spatial} spatial dimensions, "
+                  f"a channel dimension, and an optional batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).",
+                  stacklevel=3)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):  # noqa: A002
-    return _feature_dropout(input, p, training, inplace, 3, "dropout1d")
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that "
+                           "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, a "
+                           "channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    return _feature_dropout(input, p, training, inplace, "dropout1d", input.ndim == 2)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (3, 4):
+        _odd_dims_warning("dropout2d", input.ndim, 2)
     if input.ndim == 3:
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
                       "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
                       "This behavior will change in a future release to interpret the input as one without a batch "
                       "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please "
                       "switch to using dropout1d instead.", stacklevel=2)
-        return _feature_dropout(input, p, training, inplace, 3, "dropout2d")
-    return _feature_dropout(input, p, training, inplace, 4, "dropout2d")
+    return _feature_dropout(input, p, training, inplace, "dropout2d", False)  # (PyTorch adds no batch dim here)
 
 
 def dropout3d(input, p=0.5, training=True, inplace=False):  # noqa: A002
-    return _feature_dropout(input, p, training, inplace, 5, "dropout3d")
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (4, 5):
+        _odd_dims_warning("dropout3d", input.ndim, 3)
+    return _feature_dropout(input, p, training, inplace, "dropout3d", input.ndim != 5)
 
 
-def one_hot(tensor, num_classes=-1):
+def one_hot(input, num_classes=-1):
     """Class ids (*) -> (*, num_classes) int64, 1 at each id (num_classes=-1: the largest id + 1)."""
-    if tensor.dtype is not _dtype.int64:
+    if input.dtype is not _dtype.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    ids = tensor._data
+    ids = input._data
     if num_classes == -1:
         if ids.size == 0:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
@@ -852,9 +1154,9 @@ def one_hot(tensor, num_classes=-1):
         raise RuntimeError("Class values must be non-negative.")
     if ids.size and int(ids.max()) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    xp = tensor._device.xp
+    xp = input._device.xp
     out = (ids[..., None] == xp.arange(num_classes)).astype(xp.int64)
-    return Tensor._make(out, tensor._device)
+    return Tensor._make(out, input._device)
 
 
 def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002

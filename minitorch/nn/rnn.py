@@ -13,7 +13,8 @@ One step of each cell, with gates computed from the input x and the previous hid
 
 A layer runs the cell over the time steps (the input part x W_ih^T + b_ih for all steps at
 once); a bidirectional layer runs a second cell from the last step back and concatenates the
-two outputs; layers stack, with dropout between them while training.
+two outputs; layers stack, with dropout between them while training. On the CPU an LSTM layer is
+recorded as one node, as PyTorch's kernel records it (see _LSTMLayer).
 """
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ import math
 import numbers
 import warnings
 
-from .. import _factories
+from .. import _dtype, _factories
 from .._ops.join import cat, stack
+from ..autograd import Function, enable_grad, is_grad_enabled
+from ..autograd import grad as _autograd_grad
 from . import functional as F
 from . import init
 from .module import Module
@@ -77,6 +80,38 @@ def _run_direction(mode, seq, state, weights, batch_sizes, packed, reverse):
         state = [n if s.shape[0] == b else cat([n, s[b:]], 0) for n, s in zip(new, state)]
         outs[t] = new[0]
     return outs, state
+
+
+class _LSTMLayer(Function):
+    """One direction of one LSTM layer, recorded as one node, as PyTorch's CPU kernel (oneDNN)
+    records it: programs print `grad_fn=<MkldnnRnnLayerBackward0>`, and its inputs are the
+    layer's (input, w_ih, w_hh, b_ih, b_hh, h0, c0). Forward runs the steps above without
+    recording them; backward runs them again, recorded, and differentiates that: the same
+    gradients as the steps recorded one by one (second derivatives included)."""
+    _node_name = "MkldnnRnnLayerBackward0"
+
+    @staticmethod
+    def forward(ctx, seq, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse):
+        ctx.save_for_backward(seq, w_ih, w_hh, b_ih, b_hh, h0, c0)
+        ctx.reverse = reverse
+        return _lstm_layer(seq, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse)
+
+    @staticmethod
+    def backward(ctx, g_out, g_h, g_c):
+        need = ctx.needs_input_grad[:7]
+        create = is_grad_enabled()  # (a backward with create_graph=True: the recomputation links to the inputs)
+        inputs = [t if t is None or create else t.detach().requires_grad_(n) for t, n in zip(ctx.saved_tensors, need)]
+        with enable_grad():
+            outs = _lstm_layer(*inputs, ctx.reverse)
+        wrt = [t for t, n in zip(inputs, need) if n]
+        grads = iter(_autograd_grad(outs, wrt, (g_out, g_h, g_c), create_graph=create, allow_unused=True))
+        return (*(next(grads) if n else None for n in need), None)
+
+
+def _lstm_layer(seq, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse):
+    outs, (h, c) = _run_direction("LSTM", seq, (h0, c0), (w_ih, w_hh, b_ih, b_hh, None), [seq.shape[1]] * seq.shape[0],
+                                  False, reverse)
+    return stack(outs, 0), h, c
 
 
 class RNNBase(Module):
@@ -199,6 +234,8 @@ class RNNBase(Module):
         """Normalise the call: (steps, batch_sizes, states, how to undo) from input and hx."""
         packed = isinstance(input, PackedSequence)
         sorted_idx = unsorted_idx = sizes = None
+        if n_states == 2 and hx is not None:  # PyTorch's LSTM reads hx[0] and hx[1] (a tuple, a list, a tensor)
+            hx = (hx[0], hx[1])
         if packed:
             x, sizes, sorted_idx, unsorted_idx = input
             batch_sizes = [int(b) for b in sizes.tolist()]
@@ -232,17 +269,24 @@ class RNNBase(Module):
         dirs = 2 if self.bidirectional else 1
         finals = [[] for _ in states]
         seq = x
+        # PyTorch's CPU LSTM runs each layer as one oneDNN kernel (float32, no projection, not packed)
+        fused = (self.mode == "LSTM" and not packed and self.proj_size == 0 and x.dtype is _dtype.float32
+                 and x.device.type == "cpu")
         for layer in range(self.num_layers):
             outs = []
             for d in range(dirs):
                 k = layer * dirs + d
-                out, last = _run_direction(self.mode, seq, [s[k] for s in states], self._layer_weights(layer, d),
-                                           batch_sizes, packed, reverse=d == 1)
+                if fused:
+                    w_ih, w_hh, b_ih, b_hh, _ = self._layer_weights(layer, d)
+                    out, *last = _LSTMLayer.apply(seq, w_ih, w_hh, b_ih, b_hh, states[0][k], states[1][k], d == 1)
+                else:
+                    steps, last = _run_direction(self.mode, seq, [s[k] for s in states],
+                                                 self._layer_weights(layer, d), batch_sizes, packed, reverse=d == 1)
+                    out = cat(steps, 0) if packed else stack(steps, 0)
                 outs.append(out)
                 for f, s in zip(finals, last):
                     f.append(s)
-            steps = [cat([o[t] for o in outs], 1) if dirs == 2 else outs[0][t] for t in range(len(outs[0]))]
-            seq = cat(steps, 0) if packed else stack(steps, 0)
+            seq = cat(outs, -1) if dirs == 2 else outs[0]
             if self.dropout and self.training and layer < self.num_layers - 1:
                 seq = F.dropout(seq, self.dropout, True)
         return seq, [stack(f, 0) for f in finals]
@@ -253,8 +297,8 @@ class RNNBase(Module):
             if unsorted_idx is not None:
                 finals = [f.index_select(1, unsorted_idx) for f in finals]
             return PackedSequence(out, batch_sizes, sorted_idx, unsorted_idx), finals
-        if self.batch_first:
-            out = out.transpose(0, 1)
+        if self.batch_first:  # (PyTorch's RNN and GRU kernels transpose their result in place, LSTM's not)
+            out = out.transpose(0, 1) if self.mode == "LSTM" else out.transpose_(0, 1)
         if not batched:
             out = out.squeeze(0 if self.batch_first else 1)
             finals = [f.squeeze(1) for f in finals]

@@ -1,2 +1,2 @@
 """Utilities."""
-from . import checkpoint, data  # noqa: F401
+from . import checkpoint, data, dlpack  # noqa: F401

@@ -158,13 +158,15 @@ out.sum().backward()
 print("padding row's gradient stays zero:", bool((emb.weight.grad[0] == 0).all()))
 
 # %% [markdown]
-# Ids must be integers, and a float tensor of ids is a mistake the layer catches:
+# Ids must be integers, and a float tensor of ids is a mistake the layer catches, with
+# PyTorch's message and minitorch's hint (a note, which a traceback shows under the message):
 
 # %% id="embedding-float-ids"
 try:
     emb(ids.float())
 except RuntimeError as e:
     print("RuntimeError:", e)
+    print(*getattr(e, "__notes__", []))
 
 # %% [markdown]
 # ## 4. A small embedding classifier

@@ -2,8 +2,8 @@
 submodules (`from torch.nn.modules.loss import _Loss`, `torch.nn.modules.batchnorm._BatchNorm`);
 here each submodule names the same classes as minitorch.nn, where they are written."""
 from . import (activation, batchnorm, container, conv, distance, dropout, flatten, fold, instancenorm,  # noqa: F401
-               lazy, linear, loss, module, normalization, padding, pixelshuffle, pooling, rnn, sparse, transformer,
-               upsampling, utils)
+               lazy, linear, linear_cross_entropy_options, loss, module, normalization, padding, pixelshuffle,
+               pooling, rnn, sparse, transformer, upsampling, utils)
 from .activation import *  # noqa: F401,F403
 from .batchnorm import *  # noqa: F401,F403
 from .container import *  # noqa: F401,F403
@@ -14,6 +14,7 @@ from .flatten import *  # noqa: F401,F403
 from .fold import *  # noqa: F401,F403
 from .instancenorm import *  # noqa: F401,F403
 from .linear import *  # noqa: F401,F403
+from .linear_cross_entropy_options import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .module import *  # noqa: F401,F403
 from .normalization import *  # noqa: F401,F403

@@ -11,7 +11,7 @@ def _ntuple(n, name="parse"):
         if isinstance(x, collections.abc.Iterable):
             return tuple(x)
         return tuple(repeat(x, n))
-    parse.__name__ = name
+    parse.__name__ = parse.__qualname__ = name
     return parse
 
 

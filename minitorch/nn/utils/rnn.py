@@ -8,9 +8,10 @@ sequence never computes on the padding.
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Iterable
 
 from ... import _dtype
-from ..._factories import full, tensor
+from ..._factories import arange, full, tensor
 from ..._ops.join import cat, stack
 from ..._tensor import Tensor
 
@@ -138,9 +139,10 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     """Stack sequences of shapes (L_i, *) into (T, B, *) (or (B, T, *)), padding to the longest."""
     if padding_side not in ("left", "right"):
         raise ValueError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
-    seqs = list(sequences)
-    if isinstance(sequences, Tensor):
-        seqs = list(sequences.unbind(0))
+    if not isinstance(sequences, Iterable):
+        raise RuntimeError(f"pad_sequence: Expected iterable for input sequences, but got arg of type: "
+                           f"{type(sequences)}")
+    seqs = list(sequences.unbind(0)) if isinstance(sequences, Tensor) else list(sequences)
     longest = max(s.shape[0] for s in seqs)
     rows = []
     for s in seqs:
@@ -153,8 +155,14 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
 
 
 def unpad_sequence(padded_sequences, lengths, batch_first=False):
-    x = padded_sequences if batch_first else padded_sequences.transpose(0, 1)
-    return [x[i, :n] for i, n in enumerate(_host_lengths(lengths))]
+    """The sequences of a padded batch, each cut to its length (new tensors, not views).
+
+    As PyTorch's, it turns a (T, B, *) batch to (B, T, *) in place: the caller's tensor is
+    left batch-first."""
+    if not batch_first:
+        padded_sequences.transpose_(0, 1)
+    steps = arange(padded_sequences.shape[1], device=lengths.device)
+    return [seq[steps < n] for seq, n in zip(padded_sequences, lengths, strict=True)]
 
 
 def pack_sequence(sequences, enforce_sorted=True):

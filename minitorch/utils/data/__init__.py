@@ -18,9 +18,12 @@ import numbers
 import warnings
 
 from ... import _dtype
+from ..._errors import hinted
 from ..._factories import empty, randint, randperm, tensor
 from ..._random import Generator
 from ..._tensor import Tensor
+from . import _worker
+from ._worker import WorkerInfo  # noqa: F401
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "Subset", "ConcatDataset", "ChainDataset",
            "DataLoader", "random_split", "default_collate", "default_convert", "get_worker_info", "Sampler",
@@ -71,15 +74,10 @@ class ChainDataset(IterableDataset):
         return total
 
 
-class WorkerInfo:
-    def __init__(self, **kwargs):
-        self.__dict__.update(kwargs)
-
-
 def get_worker_info():
-    """Which loader worker process this is: None, since minitorch loads in the main process
-    (as PyTorch's answer in the main process)."""
-    return None
+    """Inside a DataLoader worker (its dataset's __getitem__ / __iter__, its worker_init_fn): a
+    WorkerInfo with its id, num_workers, seed and its copy of the dataset; None elsewhere."""
+    return _worker.CURRENT[0]
 
 
 class TensorDataset(Dataset):
@@ -314,10 +312,11 @@ def default_collate(batch):
     elem = batch[0]
     if isinstance(elem, Tensor):
         from ..._ops.join import stack
-        shapes = {tuple(b.shape) for b in batch}
-        if len(shapes) > 1:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got {sorted(shapes)} in the batch "
-                               "(default_collate stacks samples: pad them to one shape, or pass collate_fn=)")
+        for i, b in enumerate(batch):
+            if b.shape != elem.shape:  # stack's own error, with the fix as a note
+                raise hinted(RuntimeError, f"stack expects each tensor to be equal size, but got {list(elem.shape)} "
+                             f"at entry 0 and {list(b.shape)} at entry {i}",
+                             "default_collate stacks samples: pad them to one shape, or pass collate_fn=")
         return stack(list(batch), 0)
     if type(elem).__module__ == "numpy" and not isinstance(elem, (str, bytes)):
         import numpy as np
@@ -359,8 +358,8 @@ class DataLoader:
     batch_size: samples per batch (None: no batching, yield samples one by one);
     shuffle: a new random order each epoch, drawn from `generator` (or minitorch's default);
     drop_last: skip the last, incomplete batch; collate_fn: how to combine samples.
-    Everything runs in this process: num_workers > 0 is accepted, and gives the same batches
-    in the same order, loaded here (no worker processes, so get_worker_info() is None).
+    num_workers > 0: PyTorch's worker processes, each with its copy of the dataset and its own
+    random state, played out in this process (_worker.py): the same batches in the same order.
     """
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
@@ -407,20 +406,40 @@ class DataLoader:
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         self.dataset, self.batch_size, self.drop_last = dataset, batch_size, drop_last
         self.sampler, self.batch_sampler, self.generator = sampler, batch_sampler, generator
-        # worker processes are not used: every batch is loaded here, in the same order PyTorch's workers give
-        self.num_workers, self.prefetch_factor = num_workers, prefetch_factor
-        self.persistent_workers = persistent_workers
+        self.num_workers = num_workers
+        self.prefetch_factor = 2 if num_workers > 0 and prefetch_factor is None else prefetch_factor
+        self.persistent_workers, self._workers = persistent_workers, None
         self.pin_memory, self.timeout, self.worker_init_fn = pin_memory, timeout, worker_init_fn
         self.multiprocessing_context, self.in_order = multiprocessing_context, in_order
         self._auto_collation = batch_sampler is not None
         self.collate_fn = collate_fn if collate_fn is not None else (default_collate if self._auto_collation
                                                                      else default_convert)
+        _worker.check_worker_number(num_workers)
 
     def __iter__(self):
         # Each pass starts by drawing a base seed (PyTorch's, for worker processes), so that
         # every later draw comes where it comes in PyTorch; the samples are produced lazily.
-        _draw_seed(self.generator)
-        return self._batches()
+        if self.num_workers == 0:
+            _draw_seed(self.generator)
+            return self._batches()
+        _worker.check_worker_number(self.num_workers)
+        if self._workers is not None:  # persistent workers, started by the first pass: a new pass each
+            for w in self._workers:
+                with w.running():
+                    w.start()
+            return _worker.batches(self, self._workers)
+        base_seed = _draw_seed(self.generator)
+        workers = [_worker.Worker(self, k, base_seed) for k in range(self.num_workers)]
+        if self.persistent_workers:
+            self._workers = workers
+        return _worker.batches(self, workers)
+
+    def _collate_indices(self, dataset, indices):
+        if isinstance(dataset, TensorDataset) and self.collate_fn is default_collate:
+            # same result as collating the samples one by one, in one indexing per tensor
+            idx = tensor(indices, dtype=_dtype.int64)
+            return [t[idx.to(t.device)] for t in dataset.tensors]
+        return self.collate_fn([dataset[i] for i in indices])
 
     def _batches(self):
         if self._iterable:
@@ -430,14 +449,8 @@ class DataLoader:
             for i in self.sampler:
                 yield self.collate_fn(self.dataset[i])
             return
-        fast = isinstance(self.dataset, TensorDataset) and self.collate_fn is default_collate
         for indices in self.batch_sampler:
-            if fast:
-                # same result as collating the samples one by one, in one indexing per tensor
-                idx = tensor(indices, dtype=_dtype.int64)
-                yield [t[idx.to(t.device)] for t in self.dataset.tensors]
-            else:
-                yield self.collate_fn([self.dataset[i] for i in indices])
+            yield self._collate_indices(self.dataset, indices)
 
     def _stream(self):
         """An IterableDataset: samples in the order it yields them, batch_size at a time."""
