@@ -10,6 +10,8 @@ from __future__ import annotations
 import builtins
 import math
 
+import numpy as np
+
 from .. import _dtype, return_types
 from .._errors import hinted
 from . import common
@@ -456,7 +458,7 @@ def histc(input, bins=100, min=0, max=0):  # noqa: A002
     x = x[(x >= lo) & (x <= hi)]
     if x.dtype == xp.float16:  # PyTorch's kernel places each value in half, rounding every step: a range
         t = x.dtype.type  # beyond half's overflows, and nothing is counted then
-        with xp.errstate(all="ignore"):
+        with np.errstate(all="ignore"):  # (NumPy's warnings; CuPy's kernels warn of nothing)
             width = t(hi) - t(lo)
             pos = (x - t(lo)) / width * t(bins) if xp.isfinite(width) else x[:0]
         idx = pos[xp.isfinite(pos)].astype(xp.int64)
